@@ -1,0 +1,5 @@
+"""Allow ``python -m zorktui``."""
+
+from zorktui.cli import main
+
+raise SystemExit(main())
