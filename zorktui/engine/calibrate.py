@@ -1,0 +1,161 @@
+"""One-off probes run when a story opens, always from a snapshot that is restored after.
+
+They learn what the Z-machine layout alone cannot say: which object is the
+player, which globals are the parser's scratch space, and the maximum score.
+Each probe uses conventions shared by Inform and ZIL games (compass words,
+a parser error for an unknown word, the ``score`` verb), never facts about a
+particular story.
+"""
+
+from __future__ import annotations
+
+import re
+import numpy as np
+
+from zorktui.engine.facts import FactReader, moved_object, self_named_object
+from zorktui.engine.fingerprint import differing, globals_of, ticking
+from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.zmachine import ZMachine
+
+#: Compass and other standard directions, each with its usual abbreviations.
+DIRECTIONS: tuple[tuple[str, ...], ...] = (
+    ("north", "n"), ("south", "s"), ("east", "e"), ("west", "w"),
+    ("northeast", "ne"), ("northwest", "nw"), ("southeast", "se"), ("southwest", "sw"),
+    ("up", "u"), ("down", "d"), ("in", "inside"), ("out", "outside"),
+    ("fore",), ("aft",), ("port",), ("starboard",),
+)
+#: Words no parser knows: a command of them is a parser error that changes nothing.
+_NONSENSE = ("qzxvw", "vwxzq")
+_MAX_SCORE = re.compile(
+    r"(?:out of(?: a (?:possible|maximum of))?|total of|maximum(?: score)? of|possible)\s+(\d+)", re.I
+)
+
+
+def direction_commands(zm: ZMachine) -> list[str]:
+    """One command per direction the story's dictionary knows (full word preferred)."""
+    out = []
+    for forms in DIRECTIONS:
+        for form in forms:
+            if form in zm.dictionary:
+                out.append(form)
+                break
+    return out
+
+
+def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
+    """Find the player object and the global that holds the current room.
+
+    The room global is global 0 by the Standard in v3. Inform declares
+    ``location`` as its first library global, but compilers may put their own
+    variables before it (one in Inform 6.4, a dozen in Inform 7); so the probe
+    walks each exit of the first room and watches which global is the first to
+    change to another room, and which object moved there.
+
+    Args:
+        vm: The interpreter, at the opening prompt (restored afterwards).
+        zm: The memory reader.
+
+    Returns:
+        ``(player object, room global)``; the player is 0 if nothing was found.
+    """
+    start = vm.snapshot()
+    zm.refresh(vm.ram())
+    objects = zm.objects
+    # Inform 7 puts a dozen compiler globals before ``location``; 96 is ample.
+    slots = range(1) if zm.header.version <= 3 else range(96)
+    rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k))}
+    before = {}
+    for room in rooms.values():
+        before.update({obj: objects.parent(obj) for obj, _ in objects.descendants(room, max_depth=3)})
+    for command in direction_commands(zm):
+        vm.restore(start)
+        vm.step(command)
+        zm.refresh(vm.ram())
+        for k, room in rooms.items():
+            there = zm.global_var(k)
+            if there != room and objects.valid(there) and objects.valid(room) and objects.children(room):
+                player = moved_object(zm, before, there)
+                if player:
+                    vm.restore(start)
+                    zm.refresh(vm.ram())
+                    return player, k
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    for k, room in rooms.items():
+        player = self_named_object(zm, room)
+        if player and room in objects.ancestors(player):
+            return player, k
+    return self_named_object(zm, zm.global_var(0)), 0
+
+
+def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str]) -> list[np.ndarray]:
+    out = []
+    for command in commands:
+        vm.restore(start)  # type: ignore[arg-type]
+        vm.step(command)
+        out.append(globals_of(zm, vm.ram()).copy())
+    return out
+
+
+def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
+    """Globals that change without the world changing: parser scratch and turn counters.
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+        facts: Fact reader (for the player and what is in scope).
+
+    Returns:
+        Global variable numbers to leave out of world-state fingerprints.
+    """
+    start = vm.snapshot()
+    base = globals_of(zm, vm.ram()).copy()
+    zm.refresh(vm.ram())
+    noise: set[int] = set()
+    # A parser error must leave the world as it was.
+    errors = _probe_globals(vm, zm, start, list(_NONSENSE))
+    noise |= differing([base, *errors])
+    # Commands that look without touching: whatever differs among them is the parser's.
+    looking = ["look", "inventory"]
+    for verb in ("wait", "z"):
+        if verb in zm.dictionary:
+            looking.append(verb)
+            break
+    place = facts.place()
+    if place is not None and "examine" in zm.dictionary:
+        names = [w for o in facts.visible(place.room)[:6] for w in zm.object_vocabulary(o.id)[:1]]
+        looking += [f"examine {w}" for w in names[:3]]
+        looking += ["examine me"] if "me" in zm.dictionary else []
+    noise |= differing(_probe_globals(vm, zm, start, looking))
+    # Counters that tick once a turn (moves, turns, the time).
+    vm.restore(start)
+    vm.step("look")
+    once = globals_of(zm, vm.ram()).copy()
+    vm.step("look")
+    twice = globals_of(zm, vm.ram()).copy()
+    noise |= ticking(base, once, twice)
+    if facts.status_globals:
+        noise.add(facts.room_global + 2)
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return noise
+
+
+def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
+    """Ask the game for its score and read the maximum from the reply ("out of a possible 60").
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+
+    Returns:
+        The maximum score, or None when the reply does not state one.
+    """
+    if "score" not in zm.dictionary:
+        return None
+    snap = vm.snapshot()
+    reply = vm.step("score")
+    vm.restore(snap)
+    zm.refresh(vm.ram())
+    m = _MAX_SCORE.search(reply)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,88 @@
+"""World-state fingerprints: equal for equal worlds, blind to bookkeeping.
+
+A Z-machine game keeps its world in the object table (tree links and
+attributes), in property values and in global variables. Its parser also
+scribbles into globals on every command (the action, the noun, pronouns,
+error codes) and counters tick with time. The fingerprint hashes the world
+parts and leaves out the globals that calibration shows to be scratch: those
+that differ between commands that cannot change the world (a parser error,
+looking, taking inventory, examining), and counters that tick once a turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from zorktui.engine.zmachine import ZMachine
+
+
+def _index_for(ranges: list[tuple[int, int]], limit: int) -> np.ndarray:
+    mask = np.zeros(limit, dtype=bool)
+    for start, end in ranges:
+        start = max(0, start)
+        end = min(limit, end)
+        if start < end:
+            mask[start:end] = True
+    return np.flatnonzero(mask)
+
+
+class Fingerprinter:
+    """Hashes the world-state bytes of dynamic memory.
+
+    Args:
+        zm: The memory reader (only its fixed layout is used).
+        noise_globals: Global variable numbers to leave out.
+    """
+
+    def __init__(self, zm: ZMachine, noise_globals: set[int] | None = None) -> None:
+        self.zm = zm
+        self.noise_globals: set[int] = set(noise_globals or ())
+        self._layout = zm.objects.layout_ranges()
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        start, _end = self.zm.globals_range()
+        ranges = list(self._layout)
+        for g in range(240):
+            if g not in self.noise_globals:
+                ranges.append((start + 2 * g, start + 2 * g + 2))
+        self._index = _index_for(ranges, self.zm.dynamic_size)
+
+    def add_noise(self, globals_: set[int]) -> None:
+        """Leave more globals out of the fingerprint."""
+        if not globals_ <= self.noise_globals:
+            self.noise_globals |= globals_
+            self._rebuild()
+
+    def world_bytes(self, ram: np.ndarray) -> bytes:
+        """The bytes of ``ram`` that make up the world state."""
+        return ram[self._index].tobytes()
+
+    def __call__(self, ram: np.ndarray) -> str:
+        """Fingerprint of the world in ``ram`` (16 hex digits)."""
+        return hashlib.blake2b(ram[self._index].tobytes(), digest_size=8).hexdigest()
+
+
+def globals_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:
+    """The 240 globals in ``ram`` as unsigned 16-bit numbers."""
+    start, end = zm.globals_range()
+    raw = ram[start:end].astype(np.uint16)
+    return (raw[0::2] << 8) | raw[1::2]
+
+
+def differing(snapshots: list[np.ndarray]) -> set[int]:
+    """Globals whose values are not the same in every one of ``snapshots``."""
+    if len(snapshots) < 2:
+        return set()
+    stack = np.stack(snapshots)
+    return set(np.flatnonzero((stack != stack[0]).any(axis=0)).tolist())
+
+
+def ticking(before: np.ndarray, after1: np.ndarray, after2: np.ndarray) -> set[int]:
+    """Globals that went up by exactly one on each of two consecutive turns."""
+    a = before.astype(np.int32)
+    b = after1.astype(np.int32)
+    c = after2.astype(np.int32)
+    return set(np.flatnonzero((b - a == 1) & (c - b == 1)).tolist())

@@ -1,0 +1,250 @@
+"""``Game``: one story being played, turning each command into a :class:`Turn`."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from zorktui.engine import calibrate
+from zorktui.engine.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
+from zorktui.engine.errors import GameError
+from zorktui.engine.facts import FactReader
+from zorktui.engine.fingerprint import Fingerprinter
+from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
+from zorktui.engine.story import StoryInfo, open_story
+from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
+from zorktui.engine.turn import Turn
+from zorktui.engine.zmachine import ZMachine
+
+DEFAULT_UNDO_LEVELS = 200
+
+
+class Game:
+    """A story in play.
+
+    Args:
+        story: A story path or an already identified story.
+        seed: Seed for the game's random numbers (None: jericho's walkthrough
+            seed for stories it knows, else 1). The same seed and commands give
+            the same game.
+        undo_levels: How many turns ``undo`` can go back.
+    """
+
+    def __init__(self, story: StoryInfo | str | Path, seed: int | None = None, undo_levels: int = DEFAULT_UNDO_LEVELS) -> None:
+        self.story = story if isinstance(story, StoryInfo) else open_story(story)
+        data = Path(self.story.zcode_path).read_bytes()
+        self.zm = ZMachine(data)
+        self.vm = Interpreter(self.story.zcode_path, seed or 1)
+        bound_seed = self.vm.bindings.get("seed") if self.vm.supported else None
+        self.seed = seed if seed is not None else int(bound_seed or 1)
+        if seed is None and bound_seed:
+            self.vm = Interpreter(self.story.zcode_path, self.seed)
+        self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
+        self._valid_cache: dict[str, tuple[str, ...]] = {}
+        self._finder: Any = None
+        raw = self.vm.reset()
+        self._start = self.vm.snapshot()
+        if self.vm.supported:
+            player, room_global = self.vm.bound_player(), 0
+        else:
+            player, room_global = calibrate.find_player(self.vm, self.zm)
+        self.facts = FactReader(self.zm, player, room_global)
+        noise = calibrate.noise_globals(self.vm, self.zm, self.facts)
+        self.fingerprint = Fingerprinter(self.zm, noise)
+        self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
+        self._status = ""
+        self.current = self._make_turn(0, None, raw, previous=None)
+        self.opening = self.current
+        if not self.story.title:
+            self.story.title = title_from_banner(self.opening.observation) or (
+                self.vm.bindings.get("name") if self.vm.supported else None
+            )
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def max_score(self) -> int | None:
+        """The maximum score where the story makes it knowable, else None."""
+        return self._max_score
+
+    @property
+    def turn_number(self) -> int:
+        """Number of the current turn (0 before the first command)."""
+        return self.current.turn
+
+    def _make_turn(self, number: int, command: str | None, raw: str, previous: Turn | None) -> Turn:
+        ram = self.vm.ram()
+        self.zm.refresh(ram)
+        parts = split_reply(raw, self._status)
+        if parts.status:
+            self._status = parts.status
+        facts = self.facts
+        if self.vm.supported:
+            score: int | None = self.vm.bound_score()
+            moves: int | None = self.vm.bound_moves()
+        else:
+            score, moves = facts.score_and_moves(self._status)
+        place = facts.place()
+        location = facts.ref(place.room) if place else None
+        inventory = facts.inventory()
+        visible = facts.visible(place.room) if place else ()
+        done, victory, dead = ending_in(parts.narrative)
+        if self.vm.supported:
+            won, over = self.vm.bound_ending()
+            done, victory, dead = done or won or over, victory or won, (dead or over) and not won
+        if self.vm.halted():
+            done = True
+        if done and not self.vm.supported:
+            final_score, final_moves = announced_score(parts.narrative)
+            score = final_score if final_score is not None else score
+            moves = final_moves if final_moves is not None else moves
+        state_hash = self.fingerprint(ram)
+        reward = 0
+        if previous is not None and score is not None and previous.score is not None:
+            reward = score - previous.score
+        return Turn(
+            turn=number,
+            command=command,
+            observation=parts.narrative,
+            score=score,
+            moves=moves,
+            reward=reward,
+            location=location,
+            dark=bool(place and place.dark),
+            inventory=inventory,
+            visible=visible,
+            done=done,
+            victory=victory,
+            dead=dead,
+            state_hash=state_hash,
+            changed=previous is None or state_hash != previous.state_hash,
+        )
+
+    # ------------------------------------------------------------------- play
+    def step(self, command: str) -> Turn:
+        """Play one command.
+
+        Args:
+            command: What the player types (one line).
+
+        Returns:
+            The turn that resulted.
+
+        Raises:
+            GameError: For an empty, multi-line or over-long command, or when
+                the story has halted.
+        """
+        command = command.strip()
+        if not command or "\n" in command:
+            raise GameError("a command is one non-empty line")
+        if len(command.encode("cp1252", errors="replace")) > MAX_COMMAND_BYTES:
+            raise GameError(f"command too long (at most {MAX_COMMAND_BYTES} characters)")
+        if self.vm.halted():
+            raise GameError("the story has stopped; restart or undo")
+        before = self.vm.snapshot()
+        raw = self.vm.step(command)
+        turn = self._make_turn(self.current.turn + 1, command, raw, previous=self.current)
+        self._undo.append((before, self.current))
+        self.current = turn
+        return turn
+
+    def undo(self, n: int = 1) -> Turn:
+        """Go back ``n`` turns (interpreter-side: works in v3 stories too).
+
+        Returns:
+            The turn that is current again.
+
+        Raises:
+            GameError: When fewer than ``n`` turns can be undone.
+        """
+        if n < 1:
+            raise GameError("undo needs a positive number of turns")
+        if n > len(self._undo):
+            raise GameError(f"can undo {len(self._undo)} turn(s), not {n}")
+        for _ in range(n - 1):
+            self._undo.pop()
+        snap, turn = self._undo.pop()
+        self.vm.restore(snap)
+        self.zm.refresh(self.vm.ram())
+        self.current = turn
+        return turn
+
+    @property
+    def undo_depth(self) -> int:
+        """How many turns can be undone now."""
+        return len(self._undo)
+
+    def restart(self) -> Turn:
+        """Start the story again from its opening (undo history is kept)."""
+        self._undo.append((self.vm.snapshot(), self.current))
+        self.vm.restore(self._start)
+        self.zm.refresh(self.vm.ram())
+        self.current = self.opening
+        return self.current
+
+    # ------------------------------------------------------------ checkpoints
+    def save_checkpoint(self, folder: Path, name: str, note: str = "") -> Path:
+        """Save the current state as a named checkpoint in ``folder``."""
+        turn = self.current
+        meta = {
+            "story_md5": self.story.md5,
+            "turn": turn.turn,
+            "score": turn.score,
+            "moves": turn.moves,
+            "location": turn.location.name if turn.location else None,
+            "note": note,
+            "record": turn.to_record(),
+        }
+        return write_checkpoint(folder, name, self.vm.snapshot(), meta)
+
+    def restore_checkpoint(self, folder: Path, name: str) -> Turn:
+        """Return to a named checkpoint; the move is itself undoable.
+
+        Raises:
+            GameError: Unknown or damaged checkpoint, or one of another story.
+        """
+        snap, meta = read_checkpoint(folder, name)
+        if meta.get("story_md5") != self.story.md5:
+            raise GameError(f"checkpoint {name!r} belongs to another story")
+        ram = snap.ram()
+        if not isinstance(ram, np.ndarray) or len(ram) != len(self.vm.ram()):
+            raise GameError(f"checkpoint {name!r} is damaged (memory size differs)")
+        previous = self.current
+        before = self.vm.snapshot()
+        self.vm.restore(snap)
+        self.zm.refresh(self.vm.ram())
+        record = meta["record"]
+        turn = self._make_turn(int(meta["turn"]), record.get("command"), "", previous=None)
+        turn = replace(turn, observation=record.get("observation", ""), reward=0)
+        self._undo.append((before, previous))
+        self.current = turn
+        return turn
+
+    @staticmethod
+    def checkpoints(folder: Path) -> list[dict[str, Any]]:
+        """Describe the checkpoints saved in ``folder``."""
+        return list_checkpoints(folder)
+
+    # ---------------------------------------------------------- valid actions
+    def valid_actions(self) -> tuple[str, ...]:
+        """Commands that change the world from the current state (cached by state hash)."""
+        if self.current.done:
+            return ()
+        key = self.current.state_hash
+        cached = self._valid_cache.get(key)
+        if cached is not None:
+            return cached
+        if self._finder is None:
+            from zorktui.engine.valid_actions import ActionFinder
+
+            self._finder = ActionFinder(self)
+        found = self._finder.find()
+        self._valid_cache[key] = found
+        return found
+
+    def close(self) -> None:
+        """Release the interpreter."""
+        self.vm.close()

@@ -1,0 +1,124 @@
+"""Command templates learned from the game's own dictionary and parser.
+
+The dictionary marks verbs, but which verbs take an object, which take two
+and with which preposition is in grammar tables whose layout differs between
+compilers. Instead of decoding each layout, zorktui asks the parser once per
+verb, from a snapshot: a bare verb that needs an object makes any Inform or
+Infocom-style parser ask "What do you want to take?", and a verb that needs a
+second object asks "What do you want to put the lamp in?". The answers are
+the templates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.text import split_reply
+from zorktui.engine.zmachine import ZMachine
+
+#: Out-of-world commands: never candidates (their effects are on the session, not the world).
+META_WORDS = frozenset(
+    "save restore restart quit q score fullscore full verbose brief superbrief normal script unscript "
+    "transcript version undo again g oops o notify pronouns nouns places objects diagnose random "
+    "recording replay noscript help hint hints about info credits license".split()
+)
+#: Particles tried after a verb ("turn on", "pick up") when the dictionary has them.
+PARTICLES = ("on", "off", "up", "down", "in", "out", "over", "under", "with", "at", "to")
+#: Verbs preferred as the name of a synonym group (plain English, not any game's).
+PREFERRED = (
+    "take", "drop", "open", "close", "put", "insert", "give", "show", "unlock", "lock", "turn",
+    "switch", "push", "pull", "move", "eat", "drink", "wear", "remove", "enter", "exit", "climb",
+    "read", "attack", "tie", "fill", "empty", "light", "ask", "tell", "burn", "cut", "dig", "wave",
+    "throw", "search", "examine", "listen", "smell", "touch", "wait", "jump", "sleep", "pray",
+    "sing", "swim", "go", "cook", "slice", "chop", "dice", "prepare", "kill", "break", "rub",
+)
+_ASKS = re.compile(r"\b(what|whom|who|which)\b[^\n?]*\bdo you want\b[^\n?]*\?\s*$", re.I)
+_ASK_TAIL = re.compile(r"\b(\w+)\s*\?\s*$")
+
+
+@dataclass
+class Templates:
+    """The command shapes a game's parser accepts.
+
+    Attributes:
+        intransitive: Verbs that act alone ("wait", "jump").
+        single: Templates with one object slot, as format strings ("open {0}").
+        double: Templates with two slots ("put {0} in {1}").
+    """
+
+    intransitive: list[str] = field(default_factory=list)
+    single: list[str] = field(default_factory=list)
+    double: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.intransitive) + len(self.single) + len(self.double)
+
+
+def verb_groups(zm: ZMachine) -> list[str]:
+    """One word per distinct verb in the dictionary (synonyms share a verb number)."""
+    groups: dict[int, list[str]] = {}
+    for w in zm.dictionary.words:
+        if not w.verb or w.meta or not w.text.isalpha() or w.text in META_WORDS:
+            continue
+        key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
+        groups.setdefault(key, []).append(w.text)
+    out = []
+    for words in groups.values():
+        if any(m in META_WORDS for m in words):
+            continue
+        preferred = [p for p in PREFERRED if p in words]
+        out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))
+    return sorted(set(out))
+
+
+def _asks(reply: str) -> str | None:
+    """If the parser asked for an object, the last word of its question."""
+    text = split_reply(reply).narrative.strip()
+    if text.startswith("("):
+        return ""  # the parser guessed the object itself: the verb needs one
+    if _ASKS.search(text):
+        m = _ASK_TAIL.search(text)
+        return m.group(1).lower() if m else ""
+    return None
+
+
+def learn_templates(vm: Interpreter, zm: ZMachine, sample_object: str | None) -> Templates:
+    """Ask the parser how each verb is used.
+
+    Args:
+        vm: The interpreter at a prompt (restored after each probe).
+        zm: The memory reader.
+        sample_object: A word naming an object in scope, used to find out
+            whether a verb wants a second object; None if nothing is in scope.
+
+    Returns:
+        The templates found.
+    """
+    start = vm.snapshot()
+    dictionary = zm.dictionary
+    particles = [p for p in PARTICLES if p in dictionary]
+    templates = Templates()
+
+    def probe(command: str) -> str | None:
+        vm.restore(start)
+        return _asks(vm.step(command))
+
+    for verb in verb_groups(zm):
+        wants = probe(verb)
+        if wants is None:
+            templates.intransitive.append(verb)
+        else:
+            second = probe(f"{verb} {sample_object}") if sample_object else None
+            if second is not None and second and second in dictionary and second != verb:
+                templates.double.append(f"{verb} {{0}} {second} {{1}}")
+            else:
+                templates.single.append(f"{verb} {{0}}")
+        for particle in particles:
+            asked = probe(f"{verb} {particle}")
+            if asked == particle:
+                templates.single.append(f"{verb} {particle} {{0}}")
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return templates

@@ -1,0 +1,105 @@
+"""The Z-machine interpreter: a thin wrapper over jericho's Frotz.
+
+Everything jericho-specific lives here, so the rest of the engine speaks in
+memory images and snapshots.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.ctypeslib import as_ctypes
+
+#: jericho truncates longer commands; we refuse them instead of sending half a command.
+MAX_COMMAND_BYTES = 198
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The complete interpreter state at a prompt (memory, stack, registers, RNG)."""
+
+    state: tuple[Any, ...]
+
+    def ram(self) -> np.ndarray:
+        """The dynamic memory in this snapshot."""
+        return self.state[0]
+
+
+class Interpreter:
+    """One running story.
+
+    Args:
+        zcode_path: The Z-code file.
+        seed: Seed for the interpreter's random number generator (>= 1).
+    """
+
+    def __init__(self, zcode_path: str, seed: int) -> None:
+        import jericho  # heavy import, paid only when a game opens
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self._env = jericho.FrotzEnv(zcode_path, seed=max(1, seed))
+        self._lib = self._env.frotz_lib
+        self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
+        self._ram_c = as_ctypes(self._ram)
+        self.supported = bool(self._env.is_fully_supported and self._env.bindings)
+
+    @property
+    def bindings(self) -> dict[str, Any]:
+        """jericho's hand-written facts for this story, or an empty dict."""
+        return self._env.bindings or {}
+
+    def reset(self) -> str:
+        """Start the story from the beginning and return the raw opening text."""
+        obs, _info = self._env.reset()
+        return obs
+
+    def step(self, command: str) -> str:
+        """Send one command and return the raw text up to the next input request."""
+        data = command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES]
+        return self._lib.step(data + b"\n").decode("cp1252", errors="replace")
+
+    def ram(self) -> np.ndarray:
+        """The current dynamic memory (a buffer reused between calls: copy to keep)."""
+        self._lib.getRAM(self._ram_c)
+        return self._ram
+
+    def snapshot(self) -> Snapshot:
+        """Capture the full state."""
+        return Snapshot(self._env.get_state())
+
+    def restore(self, snap: Snapshot) -> None:
+        """Return to a captured state."""
+        self._env.set_state(snap.state)
+
+    def halted(self) -> bool:
+        """The story has stopped running (it quit, or the interpreter failed)."""
+        return bool(self._lib.halted())
+
+    # Facts from jericho's bindings, valid only when ``supported``.
+    def bound_score(self) -> int:
+        """Score per jericho's bindings."""
+        return int(self._env.get_score())
+
+    def bound_moves(self) -> int:
+        """Moves per jericho's bindings."""
+        return int(self._env.get_moves())
+
+    def bound_player(self) -> int:
+        """Player object number per jericho's bindings."""
+        return int(self._env.player_obj_num)
+
+    def bound_max_score(self) -> int:
+        """Maximum score per jericho's bindings."""
+        return int(self._env.get_max_score())
+
+    def bound_ending(self) -> tuple[bool, bool]:
+        """(victory, game over) per jericho's bindings."""
+        return self._env.victory(), self._env.game_over()
+
+    def close(self) -> None:
+        """Release the interpreter."""
+        self._env.close()

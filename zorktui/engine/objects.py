@@ -1,0 +1,210 @@
+"""The object table: tree links, attributes, properties and short names (Standard 1.1, section 12).
+
+The layout (addresses, property positions, short names) is fixed when the
+story is compiled, so it is read once; the tree links, attributes and
+property values live in dynamic memory and are read from the current memory
+image on every call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from zorktui.engine.header import Header, word
+from zorktui.engine.zstring import ZStringDecoder
+
+
+@dataclass(frozen=True)
+class Property:
+    """One property of an object: its number and where its data lies."""
+
+    number: int
+    addr: int
+    length: int
+
+
+class ObjectTable:
+    """Reads objects from a memory image for v1-3 (9-byte) and v4+ (14-byte) layouts.
+
+    Args:
+        memory: The memory image. The caller may update its dynamic part in
+            place between calls; this reader keeps a reference, not a copy.
+        header: The story header.
+        decoder: A Z-string decoder over the same memory.
+    """
+
+    def __init__(self, memory: bytearray, header: Header, decoder: ZStringDecoder) -> None:
+        self._memory = memory
+        small = header.version <= 3
+        self.entry_size = 9 if small else 14
+        self.attribute_bytes = 4 if small else 6
+        self._small = small
+        defaults_words = 31 if small else 63
+        self.defaults_addr = header.object_table
+        self.entries_addr = header.object_table + 2 * defaults_words
+        self.count = self._count_objects(header)
+        self._names: dict[int, str] = {}
+        self._decoder = decoder
+        self._prop_cache: dict[int, tuple[Property, ...]] = {}
+
+    def _count_objects(self, header: Header) -> int:
+        # The first property table normally follows the last object entry, so
+        # the lowest property address bounds the table (the usual method).
+        memory = self._memory
+        lowest = len(memory)
+        n = 0
+        addr = self.entries_addr
+        while addr + self.entry_size <= lowest and addr + self.entry_size <= len(memory):
+            prop = word(memory, addr + self.entry_size - 2)
+            if prop < self.entries_addr or prop >= len(memory):
+                break
+            lowest = min(lowest, prop)
+            n += 1
+            addr += self.entry_size
+            if n >= 65535:
+                break
+        return n
+
+    def entry(self, obj: int) -> int:
+        """Byte address of object ``obj``'s entry."""
+        return self.entries_addr + (obj - 1) * self.entry_size
+
+    def valid(self, obj: int) -> bool:
+        """Whether ``obj`` is an object number in the table."""
+        return 1 <= obj <= self.count
+
+    def parent(self, obj: int) -> int:
+        """The object's parent (0 for none)."""
+        e = self.entry(obj)
+        if self._small:
+            return self._memory[e + 4]
+        return word(self._memory, e + 6)
+
+    def sibling(self, obj: int) -> int:
+        """The object's next sibling (0 for none)."""
+        e = self.entry(obj)
+        if self._small:
+            return self._memory[e + 5]
+        return word(self._memory, e + 8)
+
+    def child(self, obj: int) -> int:
+        """The object's first child (0 for none)."""
+        e = self.entry(obj)
+        if self._small:
+            return self._memory[e + 6]
+        return word(self._memory, e + 10)
+
+    def children(self, obj: int) -> list[int]:
+        """The object's children in tree order (guarded against corrupt cycles)."""
+        out: list[int] = []
+        c = self.child(obj) if self.valid(obj) else 0
+        while c and self.valid(c) and len(out) <= self.count:
+            out.append(c)
+            c = self.sibling(c)
+        return out
+
+    def ancestors(self, obj: int) -> list[int]:
+        """Parent, grandparent, ... up to the root (nearest first)."""
+        out: list[int] = []
+        p = self.parent(obj) if self.valid(obj) else 0
+        while p and self.valid(p) and len(out) <= self.count:
+            out.append(p)
+            p = self.parent(p)
+        return out
+
+    def descendants(self, obj: int, max_depth: int = 8) -> Iterator[tuple[int, int]]:
+        """Yield ``(object, depth)`` below ``obj`` in depth-first tree order."""
+        stack = [(c, 1) for c in reversed(self.children(obj))]
+        seen = 0
+        while stack and seen <= self.count:
+            o, d = stack.pop()
+            seen += 1
+            yield o, d
+            if d < max_depth:
+                stack.extend((c, d + 1) for c in reversed(self.children(o)))
+
+    def attributes(self, obj: int) -> list[int]:
+        """The numbers of the attributes the object has set."""
+        e = self.entry(obj)
+        out = []
+        for i in range(self.attribute_bytes):
+            b = self._memory[e + i]
+            if b:
+                for bit in range(8):
+                    if b & (0x80 >> bit):
+                        out.append(8 * i + bit)
+        return out
+
+    def property_table(self, obj: int) -> int:
+        """Address of the object's property table."""
+        return word(self._memory, self.entry(obj) + self.entry_size - 2)
+
+    def name(self, obj: int) -> str:
+        """The object's short name (cached: short names live in the fixed layout)."""
+        cached = self._names.get(obj)
+        if cached is not None:
+            return cached
+        name = ""
+        if self.valid(obj):
+            table = self.property_table(obj)
+            if 0 < table < len(self._memory) and self._memory[table]:
+                name = self._decoder.decode(table + 1, max_bytes=2 * self._memory[table])[0]
+        self._names[obj] = name
+        return name
+
+    def properties(self, obj: int) -> tuple[Property, ...]:
+        """The object's properties, highest number first (positions are cached)."""
+        cached = self._prop_cache.get(obj)
+        if cached is not None:
+            return cached
+        props: list[Property] = []
+        memory = self._memory
+        table = self.property_table(obj)
+        if not (0 < table < len(memory)):
+            return ()
+        addr = table + 1 + 2 * memory[table]
+        while addr < len(memory):
+            size = memory[addr]
+            if size == 0:
+                break
+            if self._small:
+                number = size & 31
+                length = (size >> 5) + 1
+                data = addr + 1
+            elif size & 0x80:
+                number = size & 63
+                length = memory[addr + 1] & 63 or 64
+                data = addr + 2
+            else:
+                number = size & 63
+                length = 2 if size & 0x40 else 1
+                data = addr + 1
+            props.append(Property(number, data, length))
+            addr = data + length
+            if len(props) > 64:
+                break
+        result = tuple(props)
+        self._prop_cache[obj] = result
+        return result
+
+    def property_words(self, obj: int) -> list[int]:
+        """Every 16-bit value held in the object's properties (for vocabulary lookups)."""
+        memory = self._memory
+        out = []
+        for prop in self.properties(obj):
+            for a in range(prop.addr, prop.addr + prop.length - 1, 2):
+                out.append((memory[a] << 8) | memory[a + 1])
+        return out
+
+    def layout_ranges(self) -> list[tuple[int, int]]:
+        """Byte ranges ``(start, end)`` of object entries and property data.
+
+        These are the parts of dynamic memory that hold the world model of an
+        Inform or ZIL game, used for world-state fingerprints.
+        """
+        ranges = [(self.entries_addr, self.entries_addr + self.count * self.entry_size)]
+        for obj in range(1, self.count + 1):
+            for prop in self.properties(obj):
+                ranges.append((prop.addr, prop.addr + prop.length))
+        return ranges

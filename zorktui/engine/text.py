@@ -1,0 +1,141 @@
+"""Game text: separate the narrative from the status line and the prompt."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The interpreter appends the upper window (status line) after the prompt on
+# the same line, padded with spaces: "...\n\n>      Hall    Score: 0 Moves: 0".
+_PROMPT_TAIL = re.compile(r"(?:^|\n)>[^\n]*\Z")
+# In v3 the interpreter draws the status line itself and it arrives first:
+# "> Hall          Score: 0   Moves: 0\n<reply>".
+_PROMPT_HEAD = re.compile(r"\A\s*>[^\n]*\n")
+_BANNER = re.compile(r"^[ \t]*\*{2,}[ \t]*([^*\n]{2,80}?)[ \t]*\*{2,}[ \t]*$", re.MULTILINE)
+_RELEASE_LINE = re.compile(r"^\s*Release \d+ / Serial number \d{6}", re.MULTILINE)
+_WON = re.compile(r"\b(won|win|victor|victory|triumph|the end|congratulations|finished)\b", re.I)
+_LOST = re.compile(r"\b(died|dead|death|lost|lose|killed|perished|drowned|game over|failed)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Split:
+    """A raw interpreter reply taken apart.
+
+    Attributes:
+        narrative: The game's text without the trailing prompt and status line.
+        status: The status-line text that followed the prompt ("" if none).
+        prompted: Whether the reply ended at the main ``>`` prompt.
+    """
+
+    narrative: str
+    status: str
+    prompted: bool
+
+
+def split_reply(raw: str, previous_status: str = "") -> Split:
+    """Split a raw reply into narrative, status line and prompt.
+
+    Args:
+        raw: The text the interpreter produced for one command.
+        previous_status: The last status line seen; some interpreters echo it
+            at the start of the next reply, and it is removed there too.
+
+    Returns:
+        The parts of the reply.
+    """
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    status = ""
+    prompted = False
+    m = _PROMPT_TAIL.search(text)
+    if m:
+        tail = text[m.start():].lstrip("\n")
+        status = " ".join(tail[1:].split())
+        text = text[: m.start()]
+        prompted = True
+    head = _PROMPT_HEAD.match(text)
+    if head:
+        text = text[head.end():]
+        prompted = True
+    if previous_status:
+        stripped = text.lstrip()
+        squashed = " ".join(stripped.split("\n", 1)[0].split())
+        if squashed == previous_status:
+            text = stripped.split("\n", 1)[1] if "\n" in stripped else ""
+    lines = [line.rstrip() for line in text.split("\n")]
+    narrative = "\n".join(lines).strip("\n")
+    # Collapse runs of blank lines left behind by cursor movement.
+    narrative = re.sub(r"\n{3,}", "\n\n", narrative)
+    return Split(narrative=narrative, status=status, prompted=prompted)
+
+
+def title_from_banner(opening: str) -> str | None:
+    """The story title from an opening banner, where it follows the usual form.
+
+    Inform and Infocom games print the title on the line(s) above
+    "Release N / Serial number YYMMDD"; the title is the first of those.
+
+    Args:
+        opening: The cleaned opening text.
+
+    Returns:
+        The title, or None when the banner has no recognisable form.
+    """
+    m = _RELEASE_LINE.search(opening)
+    if not m:
+        return None
+    before = [line.strip() for line in opening[: m.start()].split("\n")]
+    block: list[str] = []
+    for line in reversed(before):
+        if not line:
+            if block:
+                break
+            continue
+        block.append(line)
+    if not block:
+        return None
+    title = block[-1]
+    return title if len(title) <= 80 else None
+
+
+def ending_in(narrative: str) -> tuple[bool, bool, bool]:
+    """Recognise an end-of-game banner ("*** You have died ***").
+
+    Args:
+        narrative: Cleaned game text.
+
+    Returns:
+        ``(done, victory, dead)``.
+    """
+    m = None
+    for m in _BANNER.finditer(narrative):
+        pass
+    if m is None:
+        return False, False, False
+    words = m.group(1)
+    lost = bool(_LOST.search(words))
+    won = bool(_WON.search(words)) and not lost
+    return True, won, lost
+
+
+_ANNOUNCED = re.compile(
+    r"(?:you (?:have )?scored|your (?:final )?score (?:is|was)|you scored a total of)\s+(-?\d+)"
+    r"(?:[^.\n]*?\b(?:in|after)\s+(\d+)\s+(?:turns?|moves?))?",
+    re.I,
+)
+
+
+def announced_score(narrative: str) -> tuple[int | None, int | None]:
+    """The score (and moves) a game announces, as at the end ("you scored 3 out of a possible 3, in 4 turns").
+
+    Status-line globals are refreshed only before a normal prompt, so on the
+    final turn the announcement is the fresher source.
+
+    Returns:
+        ``(score, moves)``, each None when not stated.
+    """
+    m = None
+    for m in _ANNOUNCED.finditer(narrative):
+        pass
+    if m is None:
+        return None, None
+    return int(m.group(1)), int(m.group(2)) if m.group(2) else None

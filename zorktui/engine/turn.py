@@ -1,0 +1,91 @@
+"""The one record of what happened on a turn; memory, agent, record and UI all read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """A game object named by its stable Z-machine object number.
+
+    Attributes:
+        id: Object number in the story's object table.
+        name: The object's short name as the game prints it.
+        parent: The object it is in or on (0 at top level), where it matters.
+    """
+
+    id: int
+    name: str
+    parent: int = 0
+
+    def to_record(self) -> dict[str, object]:
+        """JSON form: id and name (parent only when set)."""
+        data: dict[str, object] = {"id": self.id, "name": self.name}
+        if self.parent:
+            data["parent"] = self.parent
+        return data
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Everything the engine knows about one step of play.
+
+    Attributes:
+        turn: 0 for the opening text, then 1, 2, ... per command.
+        command: The command sent (None for the opening).
+        observation: The game's reply, without status line or prompt.
+        score: Score after the command (None if the story keeps none).
+        moves: The game's move counter after the command (None if unknown).
+        reward: Score change caused by this command.
+        location: The room the player is in (by object id).
+        dark: The game says the player cannot see (Inform's darkness).
+        inventory: Objects the player carries, direct children of the player.
+        visible: Objects in the location (not the player nor what it carries),
+            with their parent so containers and supporters can be shown.
+        done: The game has ended (death, victory or another ending).
+        victory: The ending was a win.
+        dead: The ending was a death or loss.
+        state_hash: Fingerprint of the world state (ignores turn counters and
+            the parser's scratch memory), equal for equal worlds.
+        changed: The command changed the world state.
+        valid_actions: Filled when asked for: commands that change the world
+            from the state after this turn.
+    """
+
+    turn: int
+    command: str | None
+    observation: str
+    score: int | None
+    moves: int | None
+    reward: int
+    location: ObjectRef | None
+    dark: bool
+    inventory: tuple[ObjectRef, ...]
+    visible: tuple[ObjectRef, ...]
+    done: bool
+    victory: bool
+    dead: bool
+    state_hash: str
+    changed: bool = True
+    valid_actions: tuple[str, ...] | None = field(default=None, compare=False)
+
+    def to_record(self) -> dict[str, object]:
+        """The turn's fields as in the trajectory schema v1 (without session-level fields)."""
+        return {
+            "turn": self.turn,
+            "command": self.command,
+            "observation": self.observation,
+            "score": self.score,
+            "moves": self.moves,
+            "reward": self.reward,
+            "location": self.location.to_record() if self.location else None,
+            "dark": self.dark,
+            "inventory": [o.name for o in self.inventory],
+            "inventory_ids": [o.id for o in self.inventory],
+            "visible": [o.to_record() for o in self.visible],
+            "done": self.done,
+            "victory": self.victory,
+            "dead": self.dead,
+            "state_hash": self.state_hash,
+        }
