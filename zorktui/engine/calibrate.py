@@ -97,8 +97,36 @@ def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[
     return out
 
 
+#: How many probes must disturb a global, with different verbs, before it counts as scratch.
+SCRATCH_QUORUM = 3
+#: How many assorted verb probes calibration plays.
+VERB_PROBES = 36
+
+
+def scratch_globals(results: list[np.ndarray], baseline: np.ndarray, quorum: int = SCRATCH_QUORUM) -> set[int]:
+    """Globals that many different commands disturb: the parser's scratch space.
+
+    A flag that records a puzzle changes for one command or two; the parser's
+    variables (action, nouns, pronouns, error codes) change for most.
+
+    Args:
+        results: Globals after each probe command, all played from one state.
+        baseline: Globals after passing a turn from that state.
+        quorum: How many probes must disturb a global.
+
+    Returns:
+        Global numbers disturbed by at least ``quorum`` probes.
+    """
+    if not results:
+        return set()
+    counts = (np.stack(results) != baseline).sum(axis=0)
+    return set(np.flatnonzero(counts >= quorum).tolist())
+
+
 def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     """Globals that change without the world changing: parser scratch and turn counters.
+
+    Deterministic for a story and seed, so state hashes can be replayed.
 
     Args:
         vm: The interpreter at a prompt (restored afterwards).
@@ -108,6 +136,8 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     Returns:
         Global variable numbers to leave out of world-state fingerprints.
     """
+    from zorktui.engine.grammar import verb_groups
+
     start = vm.snapshot()
     base = globals_of(zm, vm.ram()).copy()
     zm.refresh(vm.ram())
@@ -117,25 +147,40 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     noise |= differing([base, *errors])
     # Commands that look without touching: whatever differs among them is the parser's.
     looking = ["look", "inventory"]
+    idle = "look"
     for verb in ("wait", "z"):
         if verb in zm.dictionary:
             looking.append(verb)
+            idle = verb
             break
     place = facts.place()
-    if place is not None and "examine" in zm.dictionary:
-        names = [w for o in facts.visible(place.room)[:6] for w in zm.object_vocabulary(o.id)[:1]]
+    names: list[str] = []
+    if place is not None:
+        scope = [o.id for o in facts.inventory()] + [o.id for o in facts.visible(place.room)]
+        names = [w for o in scope for w in zm.object_vocabulary(o)[:1]]
+    if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
-        looking += ["examine me"] if "me" in zm.dictionary else []
     noise |= differing(_probe_globals(vm, zm, start, looking))
+    # Assorted verbs on assorted objects: what most of them disturb is scratch.
+    verbs = verb_groups(zm)
+    if verbs:
+        step = max(1, len(verbs) // VERB_PROBES)
+        probes = []
+        for i, verb in enumerate(verbs[::step][:VERB_PROBES]):
+            probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
+        idle_globals = _probe_globals(vm, zm, start, [idle])[0]
+        noise |= scratch_globals(_probe_globals(vm, zm, start, probes), idle_globals)
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
-    vm.step("look")
+    vm.step(idle)
     once = globals_of(zm, vm.ram()).copy()
-    vm.step("look")
+    vm.step(idle)
     twice = globals_of(zm, vm.ram()).copy()
     noise |= ticking(base, once, twice)
     if facts.status_globals:
         noise.add(facts.room_global + 2)
+    # The room and score globals are the world's, whatever the probes did.
+    noise -= {facts.room_global, facts.room_global + 1}
     vm.restore(start)
     zm.refresh(vm.ram())
     return noise

@@ -45,6 +45,8 @@ class Fingerprinter:
     def _rebuild(self) -> None:
         start, _end = self.zm.globals_range()
         ranges = list(self._layout)
+        self._objects_index = _index_for(ranges, self.zm.dynamic_size)
+        self._kept = np.array([g for g in range(240) if g not in self.noise_globals], dtype=np.intp)
         for g in range(240):
             if g not in self.noise_globals:
                 ranges.append((start + 2 * g, start + 2 * g + 2))
@@ -55,6 +57,17 @@ class Fingerprinter:
         if not globals_ <= self.noise_globals:
             self.noise_globals |= globals_
             self._rebuild()
+
+    def objects_only(self, ram: np.ndarray) -> str:
+        """Fingerprint of the object table and property values alone."""
+        return hashlib.blake2b(ram[self._objects_index].tobytes(), digest_size=8).hexdigest()
+
+    def kept_globals(self, ram: np.ndarray) -> np.ndarray:
+        """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
+        values = globals_of(self.zm, ram)
+        out = np.zeros(240, dtype=np.uint16)
+        out[self._kept] = values[self._kept]
+        return out
 
     def world_bytes(self, ram: np.ndarray) -> bytes:
         """The bytes of ``ram`` that make up the world state."""

@@ -46,21 +46,37 @@ class Templates:
         intransitive: Verbs that act alone ("wait", "jump").
         single: Templates with one object slot, as format strings ("open {0}").
         double: Templates with two slots ("put {0} in {1}").
+        double_learned: Whether two-object templates have been asked about
+            (that needs an object in the player's hands).
     """
 
     intransitive: list[str] = field(default_factory=list)
     single: list[str] = field(default_factory=list)
     double: list[str] = field(default_factory=list)
+    double_learned: bool = False
 
     def __len__(self) -> int:
         return len(self.intransitive) + len(self.single) + len(self.double)
 
 
 def verb_groups(zm: ZMachine) -> list[str]:
-    """One word per distinct verb in the dictionary (synonyms share a verb number)."""
+    """One word per distinct verb in the dictionary (synonyms share a verb number).
+
+    Returns:
+        Verb words, sorted; meta verbs (save, score, ...) are left out.
+    """
     groups: dict[int, list[str]] = {}
-    for w in zm.dictionary.words:
-        if not w.verb or w.meta or not w.text.isalpha() or w.text in META_WORDS:
+    words = zm.dictionary.words
+    flagged = any(w.verb for w in words)
+    for w in words:
+        if flagged:
+            if not w.verb:
+                continue
+        elif w.noun or w.adjective or w.direction or w.preposition or len(w.text) < 2:
+            # A hand-written parser may flag no verbs at all: then every word
+            # that is not some other part of speech is worth asking about.
+            continue
+        if w.meta or not w.text.isalpha() or w.text in META_WORDS:
             continue
         key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
         groups.setdefault(key, []).append(w.text)
@@ -84,14 +100,21 @@ def _asks(reply: str) -> str | None:
     return None
 
 
-def learn_templates(vm: Interpreter, zm: ZMachine, sample_object: str | None) -> Templates:
+#: Words that join a verb's two objects ("unlock door with key").
+LINKS = ("with", "in", "into", "on", "onto", "to", "from", "at", "under", "through")
+#: Links that mean the same to a parser: one template per class is enough.
+LINK_CLASS = {"into": "in", "inside": "in", "onto": "on", "upon": "on"}
+
+
+def learn_templates(vm: Interpreter, zm: ZMachine, held_object: str | None) -> Templates:
     """Ask the parser how each verb is used.
 
     Args:
         vm: The interpreter at a prompt (restored after each probe).
         zm: The memory reader.
-        sample_object: A word naming an object in scope, used to find out
-            whether a verb wants a second object; None if nothing is in scope.
+        held_object: A word naming an object the player holds, used to find
+            the verbs that take a second object; None when nothing is held
+            (call :func:`learn_double_templates` later).
 
     Returns:
         The templates found.
@@ -106,19 +129,53 @@ def learn_templates(vm: Interpreter, zm: ZMachine, sample_object: str | None) ->
         return _asks(vm.step(command))
 
     for verb in verb_groups(zm):
-        wants = probe(verb)
-        if wants is None:
+        if probe(verb) is None:
             templates.intransitive.append(verb)
         else:
-            second = probe(f"{verb} {sample_object}") if sample_object else None
-            if second is not None and second and second in dictionary and second != verb:
-                templates.double.append(f"{verb} {{0}} {second} {{1}}")
-            else:
-                templates.single.append(f"{verb} {{0}}")
+            templates.single.append(f"{verb} {{0}}")
         for particle in particles:
-            asked = probe(f"{verb} {particle}")
-            if asked == particle:
+            if probe(f"{verb} {particle}") == particle:
                 templates.single.append(f"{verb} {particle} {{0}}")
     vm.restore(start)
     zm.refresh(vm.ram())
+    if held_object:
+        learn_double_templates(vm, zm, templates, held_object)
     return templates
+
+
+def learn_double_templates(vm: Interpreter, zm: ZMachine, templates: Templates, held_object: str) -> None:
+    """Find which one-object verbs also take a second object, and with which words.
+
+    "put lamp" makes the parser ask "What do you want to put the lamp in?";
+    "light lamp with" asks "What do you want to light the lamp with?".
+
+    Args:
+        vm: The interpreter at a prompt (restored after each probe).
+        zm: The memory reader.
+        templates: Templates to extend in place.
+        held_object: A word naming an object the player holds.
+    """
+    start = vm.snapshot()
+    dictionary = zm.dictionary
+    links = [w for w in LINKS if w in dictionary]
+    found: list[str] = []
+    verbs = [t.split()[0] for t in templates.single if len(t.split()) == 2]
+    for verb in verbs:
+        vm.restore(start)
+        asked = _asks(vm.step(f"{verb} {held_object}"))
+        if asked and asked in dictionary and asked != verb:
+            found.append(f"{verb} {{0}} {asked} {{1}}")
+        for link in links:
+            vm.restore(start)
+            if _asks(vm.step(f"{verb} {held_object} {link}")) == link:
+                found.append(f"{verb} {{0}} {link} {{1}}")
+    seen: set[tuple[str, str]] = set()
+    for template in found:
+        verb, _obj, link, _second = template.split()
+        kind = (verb, LINK_CLASS.get(link, link))
+        if kind not in seen and template not in templates.double:
+            seen.add(kind)
+            templates.double.append(template)
+    templates.double_learned = True
+    vm.restore(start)
+    zm.refresh(vm.ram())

@@ -271,7 +271,7 @@ wick, oil and a lens." CR>)
   false when that fails."
 <ROUTINE FIND-OBJECT (S E "AUX" O)
     <COND (<NOT <L? .S .E>>
-           <TELL "You need to say what." CR>
+           <TELL "What do you want to do that to?" CR>
            <RFALSE>)>
     <COND (<MATCH? ,PLAYER .S .E> <RETURN ,PLAYER>)>
     <SET O <SEARCH ,PLAYER .S .E>>
@@ -439,7 +439,7 @@ throws a long white beam across the water. The lighthouse is lit!" CR>
                <COND (<NOT <L? .K ,NWORDS>> <SET K 0> <RETURN>)>
                <COND (<EQUAL? <WORD-AT .K> ,W?IN ,W?INTO> <RETURN>)>
                <SET K <+ .K 1>>>
-           <COND (<0? .K> <TELL "Put it in what?" CR> <RFALSE>)>
+           <COND (<0? .K> <TELL "What do you want to put it in?" CR> <RFALSE>)>
            <SET O <FIND-OBJECT 1 .K>>
            <COND (<NOT .O> <RFALSE>)>
            <SET C <FIND-OBJECT <+ .K 1> ,NWORDS>>
