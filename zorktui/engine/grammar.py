@@ -59,6 +59,11 @@ class Templates:
         return len(self.intransitive) + len(self.single) + len(self.double)
 
 
+def _is_meta(word: str) -> bool:
+    # Dictionary words are truncated ("transcrip"): compare as prefixes.
+    return word in META_WORDS or (len(word) >= 6 and any(m.startswith(word) for m in META_WORDS))
+
+
 def verb_groups(zm: ZMachine) -> list[str]:
     """One word per distinct verb in the dictionary (synonyms share a verb number).
 
@@ -76,13 +81,13 @@ def verb_groups(zm: ZMachine) -> list[str]:
             # A hand-written parser may flag no verbs at all: then every word
             # that is not some other part of speech is worth asking about.
             continue
-        if w.meta or not w.text.isalpha() or w.text in META_WORDS:
+        if w.meta or not w.text.isalpha() or _is_meta(w.text):
             continue
         key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
         groups.setdefault(key, []).append(w.text)
     out = []
     for words in groups.values():
-        if any(m in META_WORDS for m in words):
+        if any(_is_meta(m) for m in words):
             continue
         preferred = [p for p in PREFERRED if p in words]
         out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))

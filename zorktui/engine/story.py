@@ -82,6 +82,10 @@ def check_zcode(data: bytes, where: str) -> Header:
             raise StoryError(f"{where}: a version 6 (graphical) story, which zorktui cannot play")
         raise StoryError(f"{where}: not a Z-machine story (byte 0 is {header.version}, not a version number)")
     size = len(data)
+    if header.file_length and header.file_length > size:
+        raise StoryError(
+            f"{where}: truncated Z-machine story ({size} bytes, header says {header.file_length})"
+        )
     problems = []
     if not 64 <= header.static_memory <= size:
         problems.append("static memory")
@@ -95,12 +99,14 @@ def check_zcode(data: bytes, where: str) -> Header:
         problems.append("start address")
     if header.high_memory > size:
         problems.append("high memory")
+    if header.globals + 480 > header.static_memory or header.object_table >= header.static_memory:
+        problems.append("dynamic memory")
     if problems:
         raise StoryError(f"{where}: not a Z-machine story (header {', '.join(problems)} out of range)")
-    if header.file_length and header.file_length > size:
-        raise StoryError(
-            f"{where}: truncated Z-machine story ({size} bytes, header says {header.file_length})"
-        )
+    if header.file_length and header.checksum:
+        total = sum(data[0x40 : header.file_length]) & 0xFFFF
+        if total != header.checksum:
+            raise StoryError(f"{where}: corrupt Z-machine story (checksum {total:04x}, header says {header.checksum:04x})")
     return header
 
 

@@ -1,0 +1,16 @@
+"""Paths of the stories the tests play."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLED = ROOT / "zorktui" / "stories" / "lighthouse.z5"
+BUNDLED_WALKTHROUGH = ROOT / "zorktui" / "stories" / "lighthouse.walkthrough"
+BUNDLED_DEATH = ROOT / "zorktui" / "stories" / "lighthouse.death"
+ZIL = ROOT / "tests" / "data" / "zil" / "mini.z3"
+ZIL_WALKTHROUGH = ROOT / "tests" / "data" / "zil" / "mini.walkthrough"
+ZIL_EXPECTED = ROOT / "tests" / "data" / "zil" / "expected.json"
+
+
+def commands(path: Path) -> list[str]:
+    """Commands of a walkthrough file (blank lines and # comments skipped)."""
+    return [c.strip() for c in path.read_text().splitlines() if c.strip() and not c.strip().startswith("#")]

@@ -1,0 +1,54 @@
+"""Valid actions: what the game accepts and nothing that changes nothing."""
+
+from paths import BUNDLED, ZIL
+from zorktui.engine.game import Game
+
+
+def _changes(game: Game, command: str) -> bool:
+    before = game.current.state_hash
+    game.step("wait" if "wait" in game.zm.dictionary else "look")
+    idle = game.current.state_hash
+    game.undo()
+    changed = game.step(command).state_hash not in (before, idle)
+    game.undo()
+    return changed
+
+
+def test_v3_opening_actions() -> None:
+    game = Game(ZIL)
+    actions = set(game.valid_actions())
+    assert {"north", "west"} <= actions
+    assert any(a.split()[0] in ("take", "get") and a.endswith("wick") for a in actions)
+    assert not any(a.startswith(("look", "examin", "invent")) for a in actions)
+    assert game.current == game.opening  # searching leaves the game as it was
+
+
+def test_every_valid_action_changes_the_world() -> None:
+    game = Game(ZIL)
+    for command in ["north", "east"]:
+        game.step(command)
+    actions = game.valid_actions()
+    assert actions
+    for action in actions:
+        assert _changes(game, action), action
+
+
+def test_two_object_actions_found() -> None:
+    game = Game(ZIL)
+    for command in ["take wick", "north", "up", "open housing"]:
+        game.step(command)
+    actions = game.valid_actions()
+    assert any(a.startswith(("put wick in", "insert wick in")) for a in actions), actions
+    assert "down" in actions
+
+
+def test_bundled_game_actions_and_cache() -> None:
+    game = Game(BUNDLED)
+    actions = game.valid_actions()
+    assert {"east", "up"} <= set(actions)
+    assert any(a.startswith("take ") for a in actions)
+    assert game.valid_actions() is actions  # cached by world-state hash
+    for command in ["take flask", "north", "west"]:
+        game.step(command)
+    kitchen = game.valid_actions()
+    assert any(a.startswith("give ") for a in kitchen) or any(a.startswith("take lantern") for a in kitchen)

@@ -1,0 +1,164 @@
+"""Command line: argument parsing only; every command builds on the engine's factories.
+
+Bad input (a missing or non-Z-machine story, a bad flag) exits with status 2
+and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import NoReturn, Sequence
+
+from zorktui import __version__
+
+EXIT_USAGE = 2
+#: Subcommands of the design that later work will fill in.
+_PLANNED = {
+    "memory": "the AriGraph memory",
+    "map": "the AriGraph map",
+    "replay": "replay",
+    "export": "export",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:  # noqa: D102 - argparse hook
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see --help)\n")
+
+
+def fail(message: str) -> NoReturn:
+    """Print one line to stderr and exit with status 2."""
+    print(f"zorktui: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand (kept in one place for --help)."""
+    parser = _Parser(prog="zorktui", description="Play Z-machine interactive fiction with an AI partner.")
+    parser.add_argument("--version", action="version", version=f"zorktui {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play a story (the default)")
+    play.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    play.add_argument("--mode", choices=["human", "coplay", "autopilot"], default="human")
+    play.add_argument("--agent", choices=["llm", "explore", "mcts"])
+    play.add_argument("--session", type=Path, help="session folder")
+    play.add_argument("--theme")
+    play.add_argument("--seed", type=int, default=None)
+
+    run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL")
+    run.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    run.add_argument("--commands", type=Path, help="file of commands, one per line ('-' for stdin)")
+    run.add_argument("--agent", choices=["llm", "explore", "mcts"])
+    run.add_argument("--steps", type=int)
+    run.add_argument("--seed", type=int, default=None)
+    run.add_argument("--jsonl", type=Path, help="write the trajectory here ('-' for stdout)")
+    run.add_argument("--session", type=Path, help="session folder for trajectory.jsonl and session.json")
+    run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
+
+    memory = sub.add_parser("memory", help="ask the memory of a session")
+    memory.add_argument("session_dir", type=Path)
+    memory.add_argument("question", nargs="?")
+    memory.add_argument("--as-of", type=int)
+    memory.add_argument("--json", action="store_true")
+    memory.add_argument("--cypher")
+    map_ = sub.add_parser("map", help="draw the map of a session")
+    map_.add_argument("session_dir", type=Path)
+    map_.add_argument("--as-of", type=int)
+    replay = sub.add_parser("replay", help="replay a session")
+    replay.add_argument("session_dir", type=Path)
+    replay.add_argument("--verify", action="store_true")
+    export = sub.add_parser("export", help="export a session")
+    export.add_argument("session_dir", type=Path)
+    export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True)
+    export.add_argument("-o", type=Path)
+    return parser
+
+
+def _open_game(story: str | None, seed: int | None):  # noqa: ANN202 - Game is imported lazily
+    from zorktui.engine.errors import StoryError
+    from zorktui.engine.game import Game
+    from zorktui.locations import bundled_story
+
+    try:
+        return Game(story or bundled_story(), seed=seed)
+    except StoryError as exc:
+        fail(str(exc))
+
+
+def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int:
+    from zorktui.session.headless import RunOptions, read_commands, run
+
+    if args.agent:
+        fail(f"--agent {args.agent} is not available yet; give commands with --commands or on stdin")
+    if args.seed is not None and args.seed < 1:
+        fail("--seed must be a positive whole number")
+    source = None
+    if args.commands and str(args.commands) != "-":
+        try:
+            source = args.commands.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError as exc:
+            fail(f"{args.commands}: cannot read ({exc.strerror or exc})")
+    game = _open_game(args.story, args.seed)
+    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
+    options = RunOptions(
+        jsonl=Path("/dev/stdout") if to_stdout else args.jsonl,
+        session=args.session,
+        valid_actions=args.valid_actions,
+        actor="script" if source is not None or not sys.stdin.isatty() else "human",
+    )
+    if source is None:
+        lines = _prompted_stdin() if sys.stdin.isatty() and not to_stdout else sys.stdin
+        commands = read_commands(lines)
+    else:
+        commands = read_commands(source)
+    try:
+        last = run(game, commands, options)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        game.close()
+    if not to_stdout and options.jsonl is None:
+        if last.done:
+            print("\n[The game has ended.]")
+    return 0
+
+
+def _prompted_stdin():  # noqa: ANN202 - a generator of lines
+    while True:
+        try:
+            yield input("> ")
+        except EOFError:
+            return
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``zorktui`` command.
+
+    Args:
+        argv: Arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status.
+    """
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    command = args.command or "play"
+    if command == "play":
+        if args.command is None:
+            args = parser.parse_args(["play"])
+        # The Textual app is not built yet: play in the terminal, line by line.
+        args.commands = None
+        args.jsonl = None
+        args.valid_actions = False
+        args.steps = None
+        if args.agent:
+            fail(f"--agent {args.agent} is not available yet")
+        return _cmd_run(args)
+    if command == "run":
+        return _cmd_run(args)
+    fail(f"'zorktui {command}' ({_PLANNED[command]}) is not available yet in this version")

@@ -1,0 +1,1 @@
+"""Trajectories: the JSONL record of a session, and reading it back."""

@@ -1,0 +1,123 @@
+"""Trajectory JSONL (schema v1): one header line, a turn-0 opening line, then one line per command.
+
+Each line is appended and flushed as soon as its turn is done, so a killed
+process loses at most the turn in flight; the reader tolerates a torn last line.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import IO, Any, Iterator
+
+from zorktui import __version__
+from zorktui.engine.story import StoryInfo
+from zorktui.engine.turn import Turn
+
+SCHEMA_VERSION = 1
+
+
+def now_iso() -> str:
+    """The current local time, ISO 8601 with offset."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def session_header(
+    story: StoryInfo,
+    *,
+    mode: str,
+    agent: dict[str, Any] | None,
+    seed: int,
+    participant: str | None = None,
+) -> dict[str, Any]:
+    """The first line of a trajectory.
+
+    Args:
+        story: The story's identity.
+        mode: human, coplay, autopilot or script.
+        agent: Agent settings (never secrets such as API keys), or None.
+        seed: The game's random seed.
+        participant: A pseudonym for human-baseline data, or None.
+
+    Returns:
+        The header record.
+    """
+    return {
+        "type": "session",
+        "schema": SCHEMA_VERSION,
+        "story": story.to_record(),
+        "app_version": __version__,
+        "started": now_iso(),
+        "mode": mode,
+        "agent": agent,
+        "participant": participant,
+        "seed": seed,
+    }
+
+
+def turn_record(turn: Turn, *, actor: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One turn line: the engine's facts plus who acted and when.
+
+    Args:
+        turn: The turn.
+        actor: "game" for the opening, else "human", "agent" or "script".
+        extra: Optional fields (proposal, think_ms, tokens, valid_actions, ...).
+
+    Returns:
+        The turn record.
+    """
+    record: dict[str, Any] = {"type": "turn", "turn": turn.turn, "time": now_iso(), "actor": actor}
+    record.update(turn.to_record())
+    if extra:
+        record.update(extra)
+    return record
+
+
+class TrajectoryWriter:
+    """Appends records to a trajectory file, one flushed line each.
+
+    Args:
+        path: The JSONL file (created with its parent folder if needed).
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh: IO[str] = open(self.path, "a", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one record and flush it to the operating system."""
+        self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._fh.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()
+
+    def __enter__(self) -> "TrajectoryWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_trajectory(path: Path | str) -> Iterator[dict[str, Any]]:
+    """Read records, skipping a torn (incomplete) final line.
+
+    Raises:
+        ValueError: A line other than the last is not valid JSON.
+    """
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    last = len(lines) - 1
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    for i, line in enumerate(lines[: last + 1]):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError:
+            if i == last:
+                return  # a write cut short by a crash
+            raise ValueError(f"{path}: line {i + 1} is not valid JSON") from None

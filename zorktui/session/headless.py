@@ -1,0 +1,106 @@
+"""The headless loop behind ``zorktui run``: commands in, transcript or trajectory out."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from zorktui.engine.errors import GameError
+from zorktui.engine.game import Game
+from zorktui.engine.turn import Turn
+from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
+
+
+def read_commands(lines: Iterable[str]) -> Iterator[str]:
+    """Commands from a script: one per line; blank lines and ``#`` comments skipped."""
+    for line in lines:
+        command = line.strip()
+        if command and not command.startswith("#"):
+            yield command
+
+
+@dataclass
+class RunOptions:
+    """Settings of a headless run.
+
+    Attributes:
+        jsonl: Write the trajectory here (else print a transcript).
+        session: A session folder: trajectory.jsonl and session.json go there.
+        valid_actions: Record the valid actions after each turn.
+        actor: Who the commands come from ("script" for files, "human" for a terminal).
+    """
+
+    jsonl: Path | None = None
+    session: Path | None = None
+    valid_actions: bool = False
+    actor: str = "script"
+
+
+def _status(turn: Turn, max_score: int | None) -> str:
+    where = turn.location.name if turn.location else "?"
+    score = "-" if turn.score is None else (f"{turn.score}/{max_score}" if max_score else str(turn.score))
+    return f"[{where} | score {score} | moves {turn.moves if turn.moves is not None else '-'}]"
+
+
+def _extra(game: Game, options: RunOptions) -> dict[str, object]:
+    if not options.valid_actions:
+        return {}
+    start = time.perf_counter()
+    actions = list(game.valid_actions())
+    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+
+def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] = sys.stdout) -> Turn:
+    """Play commands on a game, recording as the options say.
+
+    Args:
+        game: An opened game at its opening turn.
+        commands: The commands to play.
+        options: Where and what to record.
+        out: Where the readable transcript goes (when not writing JSONL to stdout).
+
+    Returns:
+        The last turn played.
+    """
+    writers: list[TrajectoryWriter] = []
+    if options.jsonl:
+        writers.append(TrajectoryWriter(options.jsonl))
+    if options.session:
+        options.session.mkdir(parents=True, exist_ok=True)
+        (options.session / "session.json").write_text(
+            json.dumps({"story": game.story.to_record(), "seed": game.seed, "mode": "script"}, indent=1)
+        )
+        writers.append(TrajectoryWriter(options.session / "trajectory.jsonl"))
+    transcript = not options.jsonl
+    header = session_header(game.story, mode="script", agent=None, seed=game.seed)
+    opening = turn_record(game.opening, actor="game", extra=_extra(game, options))
+    for w in writers:
+        w.write(header)
+        w.write(opening)
+    if transcript:
+        print(game.opening.observation, file=out)
+        print(_status(game.opening, game.max_score), file=out)
+    turn = game.current
+    try:
+        for command in commands:
+            if turn.done:
+                break
+            try:
+                turn = game.step(command)
+            except GameError as exc:
+                print(f"zorktui: {exc}", file=sys.stderr)
+                continue
+            record = turn_record(turn, actor=options.actor, extra=_extra(game, options))
+            for w in writers:
+                w.write(record)
+            if transcript:
+                print(f"\n> {command}\n{turn.observation}", file=out)
+                print(_status(turn, game.max_score), file=out)
+    finally:
+        for w in writers:
+            w.close()
+    return turn
