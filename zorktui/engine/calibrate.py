@@ -14,7 +14,7 @@ import numpy as np
 
 from zorktui.engine.facts import FactReader, moved_object, self_named_object
 from zorktui.engine.fingerprint import differing, globals_of, ticking
-from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.zmachine import ZMachine
 
 #: Compass and other standard directions, each with its usual abbreviations.
@@ -64,6 +64,7 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
     # Inform 7 puts a dozen compiler globals before ``location``; 96 is ample.
     slots = range(1) if zm.header.version <= 3 else range(96)
     rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k))}
+    occupied = {k for k, room in rooms.items() if objects.children(room)}
     before = {}
     for room in rooms.values():
         before.update({obj: objects.parent(obj) for obj, _ in objects.descendants(room, max_depth=3)})
@@ -73,7 +74,7 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
         zm.refresh(vm.ram())
         for k, room in rooms.items():
             there = zm.global_var(k)
-            if there != room and objects.valid(there) and objects.valid(room) and objects.children(room):
+            if k in occupied and there != room and objects.valid(there):
                 player = moved_object(zm, before, there)
                 if player:
                     vm.restore(start)
@@ -85,7 +86,32 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
         player = self_named_object(zm, room)
         if player and room in objects.ancestors(player):
             return player, k
+    found = _player_by_self_reference(vm, zm, start, rooms, occupied)
+    if found:
+        return found
     return self_named_object(zm, zm.global_var(0)), 0
+
+
+def _player_by_self_reference(
+    vm: Interpreter, zm: ZMachine, start: Snapshot, rooms: dict[int, int], occupied: set[int]
+) -> tuple[int, int] | None:
+    """When no exit is open and names are private (Inform 7): "examine me" makes
+    the parser put the player object in its noun variable; the room global is
+    the first candidate that holds the player."""
+    if "me" not in zm.dictionary or "examine" not in zm.dictionary:
+        return None
+    looked = _probe_globals(vm, zm, start, ["look"])[0]
+    examined = _probe_globals(vm, zm, start, ["examine me"])[0]
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    fresh = {int(v) for v in examined[examined != looked]}
+    objects = zm.objects
+    for k in sorted(occupied):
+        children = set(objects.children(rooms[k]))
+        candidates = sorted(children & fresh)
+        if len(candidates) == 1:
+            return candidates[0], k
+    return None
 
 
 def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str]) -> list[np.ndarray]:

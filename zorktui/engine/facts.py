@@ -26,6 +26,7 @@ _SELF_NAMES = ("yourself", "you", "self", "myself", "me", "player", "cretin", "(
 _STATUS_SCORE = re.compile(r"score:?\s*(-?\d+)", re.I)
 _STATUS_MOVES = re.compile(r"(?:moves|turns):?\s*(\d+)", re.I)
 _STATUS_PAIR = re.compile(r"(-?\d+)\s*/\s*(\d+)\s*$")
+_STATUS_NUMBERS = re.compile(r"(?:(?:score|moves|turns|time):?\s*-?\d+(?::\d+)?\s*|-?\d+\s*/\s*\d+\s*)+$", re.I)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,18 @@ class FactReader:
         if top in self._room_roots and len(chain) >= 2:
             return Place(chain[-2], dark=True)
         return Place(top, dark=True)
+
+    def room_ref(self, room: int, status_text: str) -> ObjectRef:
+        """The room, named from the status line when the object table has no name.
+
+        Inform 7 games keep printed names out of the object table; their status
+        line shows the room ("Kitchen   0/1"), so that is the fallback.
+        """
+        name = self.zm.objects.name(room)
+        if not name and status_text:
+            text = _STATUS_NUMBERS.sub("", status_text)
+            name = text.strip(" -=*:|[]")
+        return ObjectRef(room, name)
 
     def ref(self, obj: int, parent: int = 0) -> ObjectRef:
         """An object reference with the object's current short name."""

@@ -88,7 +88,7 @@ class Game:
         else:
             score, moves = facts.score_and_moves(self._status)
         place = facts.place()
-        location = facts.ref(place.room) if place else None
+        location = facts.room_ref(place.room, self._status) if place else None
         inventory = facts.inventory()
         visible = facts.visible(place.room) if place else ()
         done, victory, dead = ending_in(parts.narrative)
