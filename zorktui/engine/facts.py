@@ -117,11 +117,14 @@ class FactReader:
         return ObjectRef(obj, self.zm.objects.name(obj), parent)
 
     def inventory(self) -> tuple[ObjectRef, ...]:
-        """What the player carries or wears (direct children of the player)."""
+        """What the player carries or wears (direct children of the player).
+
+        Objects whose names are private (Inform 7) are listed by id with an empty name.
+        """
         objects = self.zm.objects
         if not objects.valid(self.player):
             return ()
-        return tuple(self.ref(o) for o in objects.children(self.player) if objects.name(o))
+        return tuple(self.ref(o) for o in objects.children(self.player))
 
     def visible(self, room: int, max_depth: int = 3) -> tuple[ObjectRef, ...]:
         """Named objects in the room's tree, except the player and what it carries."""
