@@ -98,7 +98,9 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
             for w in writers:
                 w.write(record)
             if transcript:
-                print(f"\n> {command}\n{turn.observation}", file=out)
+                # At a terminal the player's own line is already on screen.
+                echo = "" if options.actor == "human" else f"\n> {command}"
+                print(f"{echo}\n{turn.observation}", file=out)
                 print(_status(turn, game.max_score), file=out)
     finally:
         for w in writers:
