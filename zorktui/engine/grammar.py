@@ -48,18 +48,22 @@ class Templates:
         double: Templates with two slots ("put {0} in {1}").
         double_learned: Whether two-object templates have been asked about
             (that needs an object in the player's hands).
+        held: For templates read from grammar tables: which slots take only
+            objects the player holds.
     """
 
     intransitive: list[str] = field(default_factory=list)
     single: list[str] = field(default_factory=list)
     double: list[str] = field(default_factory=list)
     double_learned: bool = False
+    held: dict[str, tuple[bool, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.intransitive) + len(self.single) + len(self.double)
 
 
-def _is_meta(word: str) -> bool:
+def is_meta(word: str) -> bool:
+    """Whether a (possibly truncated) dictionary word is an out-of-world verb."""
     # Dictionary words are truncated ("transcrip"): compare as prefixes.
     return word in META_WORDS or (len(word) >= 6 and any(m.startswith(word) for m in META_WORDS))
 
@@ -81,13 +85,13 @@ def verb_groups(zm: ZMachine) -> list[str]:
             # A hand-written parser may flag no verbs at all: then every word
             # that is not some other part of speech is worth asking about.
             continue
-        if w.meta or not w.text.isalpha() or _is_meta(w.text):
+        if w.meta or not w.text.isalpha() or is_meta(w.text):
             continue
         key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
         groups.setdefault(key, []).append(w.text)
     out = []
     for words in groups.values():
-        if any(_is_meta(m) for m in words):
+        if any(is_meta(m) for m in words):
             continue
         preferred = [p for p in PREFERRED if p in words]
         out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))
@@ -184,3 +188,20 @@ def learn_double_templates(vm: Interpreter, zm: ZMachine, templates: Templates, 
     templates.double_learned = True
     vm.restore(start)
     zm.refresh(vm.ram())
+
+
+def templates_from_grammar(zm: ZMachine) -> Templates | None:
+    """Templates read from the story's own grammar tables (Inform), or None to fall back on asking."""
+    from zorktui.engine.inform_grammar import read_grammar
+
+    lines = read_grammar(zm)
+    if not lines:
+        return None
+    templates = Templates(double_learned=True)
+    for line in lines:
+        slots = len(line.held)
+        bucket = templates.intransitive if slots == 0 else templates.single if slots == 1 else templates.double
+        if line.words not in bucket:
+            bucket.append(line.words)
+            templates.held[line.words] = line.held
+    return templates

@@ -29,7 +29,13 @@ from zorktui.engine.calibrate import (
     probe_object_words,
     scratch_globals,
 )
-from zorktui.engine.grammar import PREFERRED, Templates, learn_double_templates, learn_templates
+from zorktui.engine.grammar import (
+    PREFERRED,
+    Templates,
+    learn_double_templates,
+    learn_templates,
+    templates_from_grammar,
+)
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -39,7 +45,7 @@ _NONSENSE = "qzxvw"
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
-MAX_PAIRS = 8
+MAX_PAIRS = 16
 
 
 @dataclass
@@ -170,19 +176,30 @@ class ActionFinder:
             out.append((d, d, ()))
         for verb in self.templates.intransitive:
             out.append((verb, verb, ()))
-        for template in self.templates.single:
-            for o in named:
-                out.append((template.format(names[o]), template, (o,)))
         held_named = [o for o in held if names.get(o)]
         loose = [o for o in named if o not in held_named]
+        for template in self.templates.single:
+            needs_held = self.templates.held.get(template, (False,))[0]
+            for o in held_named if needs_held else named:
+                out.append((template.format(names[o]), template, (o,)))
         for template in self.templates.double:
-            link = template.split()[2]
-            if link == "with":  # unlock the door with the key; cook the potato with the stove
-                pairs = [(a, b) for a in named for b in named if a != b and (a in held_named or b in held_named)]
-            elif link == "from":  # take the coin from the box: both out there
-                pairs = [(a, b) for a in loose for b in loose if a != b]
-            else:  # put the key in the box: the thing moved is held
-                pairs = [(a, b) for a in held_named for b in named if a != b]
+            slots = self.templates.held.get(template)
+            if slots is not None:  # from the grammar: each slot says whether it wants a held object
+                firsts = held_named if slots[0] else loose + held_named
+                seconds = held_named if slots[1] else loose + held_named
+                # Mixed pairs first: one thing held, one out there (unlock the door with the key).
+                pairs = sorted(
+                    ((a, b) for a in firsts for b in seconds if a != b),
+                    key=lambda ab: (ab[0] in held_named) == (ab[1] in held_named),
+                )
+            else:
+                link = template.split()[2]
+                if link == "with":  # unlock the door with the key; cook the potato with the stove
+                    pairs = [(a, b) for a in named for b in named if a != b and (a in held_named or b in held_named)]
+                elif link == "from":  # take the coin from the box: both out there
+                    pairs = [(a, b) for a in loose for b in loose if a != b]
+                else:  # put the key in the box: the thing moved is held
+                    pairs = [(a, b) for a in held_named for b in named if a != b]
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
@@ -197,7 +214,7 @@ class ActionFinder:
         vm.restore(start)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
-            self.templates = learn_templates(vm, zm, held_word)
+            self.templates = templates_from_grammar(zm) or learn_templates(vm, zm, held_word)
             vm.restore(start)
         elif not self.templates.double_learned and held_word:
             learn_double_templates(vm, zm, self.templates, held_word)
