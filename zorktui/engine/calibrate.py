@@ -104,24 +104,22 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
         player = self_named_object(zm, room)
         if player and room in objects.ancestors(player):
             return player, k
-    found = _player_by_self_reference(vm, zm, start, rooms, occupied)
+    found = _player_by_self_reference(vm, zm, rooms, occupied)
     if found:
         return found
     return self_named_object(zm, zm.global_var(0)), 0
 
 
 def _player_by_self_reference(
-    vm: Interpreter, zm: ZMachine, start: Snapshot, rooms: dict[int, int], occupied: set[int]
+    vm: Interpreter, zm: ZMachine, rooms: dict[int, int], occupied: set[int]
 ) -> tuple[int, int] | None:
     """When no exit is open and names are private (Inform 7): "examine me" makes
     the parser put the player object in its noun variable; the room global is
     the first candidate that holds the player."""
-    if "me" not in zm.dictionary or "examine" not in zm.dictionary:
+    probed = _examine_me(vm, zm)
+    if probed is None:
         return None
-    looked = _probe_globals(vm, zm, start, ["look"])[0]
-    examined = _probe_globals(vm, zm, start, ["examine me"])[0]
-    vm.restore(start)
-    zm.refresh(vm.ram())
+    looked, examined = probed
     fresh = {int(v) for v in examined[examined != looked]}
     objects = zm.objects
     for k in sorted(occupied):
@@ -256,6 +254,17 @@ def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _examine_me(vm: Interpreter, zm: ZMachine) -> tuple[np.ndarray, np.ndarray] | None:
+    """Globals after "look" and after "examine me" from the current state (restored after)."""
+    if "me" not in zm.dictionary or "examine" not in zm.dictionary:
+        return None
+    start = vm.snapshot()
+    looked, examined = _probe_globals(vm, zm, start, ["look", "examine me"])
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return looked, examined
+
+
 def noun_globals(vm: Interpreter, zm: ZMachine, player: int) -> list[int]:
     """Globals where the parser keeps the object a command is about.
 
@@ -264,13 +273,10 @@ def noun_globals(vm: Interpreter, zm: ZMachine, player: int) -> list[int]:
     Returns:
         Global numbers, possibly empty.
     """
-    if not player or "me" not in zm.dictionary:
+    probed = _examine_me(vm, zm) if player else None
+    if probed is None:
         return []
-    start = vm.snapshot()
-    looked = _probe_globals(vm, zm, start, ["look"])[0]
-    examined = _probe_globals(vm, zm, start, ["examine me" if "examine" in zm.dictionary else "x me"])[0]
-    vm.restore(start)
-    zm.refresh(vm.ram())
+    looked, examined = probed
     return [int(k) for k in np.flatnonzero((examined == player) & (looked != player))]
 
 

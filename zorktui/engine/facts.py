@@ -126,10 +126,10 @@ class FactReader:
             return ()
         return tuple(self.ref(o) for o in objects.children(self.player))
 
-    def visible(self, room: int, max_depth: int = 3) -> tuple[ObjectRef, ...]:
-        """Named objects in the room's tree, except the player and what it carries."""
+    def room_objects(self, room: int, max_depth: int = 3) -> list[int]:
+        """Objects in the room's tree, named or not, except the player and what it carries."""
         objects = self.zm.objects
-        out: list[ObjectRef] = []
+        out: list[int] = []
         skip_below: int | None = None
         for obj, depth in objects.descendants(room, max_depth=max_depth):
             if skip_below is not None:
@@ -139,10 +139,17 @@ class FactReader:
             if obj == self.player:
                 skip_below = depth
                 continue
-            name = objects.name(obj)
-            if name:
-                out.append(ObjectRef(obj, name, objects.parent(obj)))
-        return tuple(out)
+            out.append(obj)
+        return out
+
+    def visible(self, room: int, max_depth: int = 3) -> tuple[ObjectRef, ...]:
+        """Named objects in the room's tree, except the player and what it carries."""
+        objects = self.zm.objects
+        return tuple(
+            ObjectRef(obj, objects.name(obj), objects.parent(obj))
+            for obj in self.room_objects(room, max_depth)
+            if objects.name(obj)
+        )
 
 
 def self_named_object(zm: ZMachine, near: int) -> int:

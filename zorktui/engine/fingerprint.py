@@ -52,12 +52,6 @@ class Fingerprinter:
                 ranges.append((start + 2 * g, start + 2 * g + 2))
         self._index = _index_for(ranges, self.zm.dynamic_size)
 
-    def add_noise(self, globals_: set[int]) -> None:
-        """Leave more globals out of the fingerprint."""
-        if not globals_ <= self.noise_globals:
-            self.noise_globals |= globals_
-            self._rebuild()
-
     def objects_only(self, ram: np.ndarray) -> str:
         """Fingerprint of the object table and property values alone."""
         return hashlib.blake2b(ram[self._objects_index].tobytes(), digest_size=8).hexdigest()
@@ -68,10 +62,6 @@ class Fingerprinter:
         out = np.zeros(240, dtype=np.uint16)
         out[self._kept] = values[self._kept]
         return out
-
-    def world_bytes(self, ram: np.ndarray) -> bytes:
-        """The bytes of ``ram`` that make up the world state."""
-        return ram[self._index].tobytes()
 
     def __call__(self, ram: np.ndarray) -> str:
         """Fingerprint of the world in ``ram`` (16 hex digits)."""

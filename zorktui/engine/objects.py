@@ -74,26 +74,24 @@ class ObjectTable:
         """Whether ``obj`` is an object number in the table."""
         return 1 <= obj <= self.count
 
+    def _link(self, obj: int, slot: int) -> int:
+        # slot 0, 1, 2 = parent, sibling, child: bytes in v1-3, words in v4+.
+        e = self.entry(obj) + self.attribute_bytes
+        if self._small:
+            return self._memory[e + slot]
+        return word(self._memory, e + 2 * slot)
+
     def parent(self, obj: int) -> int:
         """The object's parent (0 for none)."""
-        e = self.entry(obj)
-        if self._small:
-            return self._memory[e + 4]
-        return word(self._memory, e + 6)
+        return self._link(obj, 0)
 
     def sibling(self, obj: int) -> int:
         """The object's next sibling (0 for none)."""
-        e = self.entry(obj)
-        if self._small:
-            return self._memory[e + 5]
-        return word(self._memory, e + 8)
+        return self._link(obj, 1)
 
     def child(self, obj: int) -> int:
         """The object's first child (0 for none)."""
-        e = self.entry(obj)
-        if self._small:
-            return self._memory[e + 6]
-        return word(self._memory, e + 10)
+        return self._link(obj, 2)
 
     def children(self, obj: int) -> list[int]:
         """The object's children in tree order (guarded against corrupt cycles)."""

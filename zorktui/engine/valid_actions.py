@@ -17,7 +17,7 @@ Cost control, all game-agnostic:
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -58,7 +58,6 @@ class FinderStats:
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
 
 
 def _plainness(command: str) -> tuple[int, int, int]:
@@ -147,22 +146,11 @@ class ActionFinder:
     # -------------------------------------------------------------- search
     def _scope(self) -> tuple[list[int], list[int]]:
         """(held, in scope): from the object tree, named or not (names may be private)."""
-        game = self.game
-        objects = game.zm.objects
-        player = game.facts.player
-        held = objects.children(player) if objects.valid(player) else []
-        place = game.facts.place()
-        around: list[int] = []
-        if place is not None:
-            skip_below = None
-            for obj, depth in objects.descendants(place.room, max_depth=3):
-                if skip_below is not None and depth > skip_below:
-                    continue
-                skip_below = None
-                if obj == player:
-                    skip_below = depth
-                    continue
-                around.append(obj)
+        facts = self.game.facts
+        objects = self.game.zm.objects
+        held = objects.children(facts.player) if objects.valid(facts.player) else []
+        place = facts.place()
+        around = facts.room_objects(place.room) if place is not None else []
         scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
