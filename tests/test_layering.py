@@ -6,7 +6,9 @@ import sys
 import pytest
 
 LAYERS = ["zorktui", "zorktui.engine", "zorktui.engine.game", "zorktui.engine.valid_actions",
-          "zorktui.record.trajectory", "zorktui.session.headless", "zorktui.cli"]
+          "zorktui.record.trajectory", "zorktui.session.headless", "zorktui.session.recorder",
+          "zorktui.session.inspect", "zorktui.memory.graph", "zorktui.memory.questions",
+          "zorktui.memory.mapmodel", "zorktui.memory.maprender", "zorktui.cli"]
 
 
 @pytest.mark.parametrize("module", LAYERS)
@@ -18,4 +20,10 @@ def test_layer_does_not_import_textual(module: str) -> None:
 def test_engine_package_import_is_light() -> None:
     # Importing the engine package must not start the interpreter library.
     code = "import sys, zorktui.engine; assert 'jericho' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_memory_package_import_is_light() -> None:
+    # Kuzu loads only when a session opens its graph.
+    code = "import sys, zorktui.memory.questions, zorktui.memory.mapmodel; assert 'kuzu' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)

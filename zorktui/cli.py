@@ -16,8 +16,6 @@ from zorktui import __version__
 EXIT_USAGE = 2
 #: Subcommands of the design that later work will fill in.
 _PLANNED = {
-    "memory": "the AriGraph memory",
-    "map": "the AriGraph map",
     "replay": "replay",
     "export": "export",
 }
@@ -57,18 +55,20 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--steps", type=int)
     run.add_argument("--seed", type=int, default=None)
     run.add_argument("--jsonl", type=Path, help="write the trajectory here ('-' for stdout)")
-    run.add_argument("--session", type=Path, help="session folder for trajectory.jsonl and session.json")
+    run.add_argument("--session", type=Path, help="session folder: trajectory.jsonl, session.json, memory/")
+    run.add_argument("--no-memory", action="store_true", help="with --session: keep no AriGraph memory")
     run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
 
-    memory = sub.add_parser("memory", help="ask the memory of a session")
+    memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
     memory.add_argument("session_dir", type=Path)
-    memory.add_argument("question", nargs="?")
-    memory.add_argument("--as-of", type=int)
-    memory.add_argument("--json", action="store_true")
-    memory.add_argument("--cypher")
+    memory.add_argument("question", nargs="?", help='e.g. "where am i", "path to the cellar"; "help" lists them')
+    memory.add_argument("--as-of", type=int, metavar="TURN", help="answer as of an earlier turn")
+    memory.add_argument("--json", action="store_true", help="print JSON")
+    memory.add_argument("--cypher", help="run read-only Cypher on the memory graph")
     map_ = sub.add_parser("map", help="draw the map of a session")
     map_.add_argument("session_dir", type=Path)
-    map_.add_argument("--as-of", type=int)
+    map_.add_argument("--as-of", type=int, metavar="TURN", help="the map as of an earlier turn")
+    map_.add_argument("--json", action="store_true", help="print the map model as JSON")
     replay = sub.add_parser("replay", help="replay a session")
     replay.add_argument("session_dir", type=Path)
     replay.add_argument("--verify", action="store_true")
@@ -91,6 +91,7 @@ def _open_game(story: str | None, seed: int | None):  # noqa: ANN202 - Game is i
 
 
 def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int:
+    from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.headless import RunOptions, read_commands, run
 
     if args.agent:
@@ -109,6 +110,7 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
         jsonl=Path("/dev/stdout") if to_stdout else args.jsonl,
         session=args.session,
         valid_actions=args.valid_actions,
+        memory=not getattr(args, "no_memory", False),
         actor="script" if source is not None or not sys.stdin.isatty() else "human",
     )
     if source is None:
@@ -120,12 +122,34 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
         last = run(game, commands, options)
     except KeyboardInterrupt:
         return 130
+    except ZorkTuiError as exc:
+        fail(str(exc))
     finally:
         game.close()
     if not to_stdout and options.jsonl is None:
         if last.done:
             print("\n[The game has ended.]")
     return 0
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.session import inspect
+
+    if args.as_of is not None and args.as_of < 0:
+        fail("--as-of must be a turn number (0 or more)")
+    try:
+        if args.command == "map":
+            return inspect.map_session(args.session_dir, args.as_of, args.json)
+        if args.cypher is not None:
+            if args.question:
+                fail("give a question or --cypher, not both")
+            return inspect.cypher_session(args.session_dir, args.cypher, args.json)
+        if not args.question:
+            fail('ask a question, e.g. zorktui memory DIR "where am i" (or "help")')
+        return inspect.ask_session(args.session_dir, args.question, args.as_of, args.json)
+    except ZorkTuiError as exc:
+        fail(str(exc))
 
 
 def _prompted_stdin():  # noqa: ANN202 - a generator of lines
@@ -161,4 +185,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_run(args)
     if command == "run":
         return _cmd_run(args)
+    if command in ("memory", "map"):
+        return _cmd_inspect(args)
     fail(f"'zorktui {command}' ({_PLANNED[command]}) is not available yet in this version")

@@ -12,18 +12,12 @@ from __future__ import annotations
 import re
 import numpy as np
 
+from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import FactReader, moved_object, self_named_object
 from zorktui.engine.fingerprint import differing, globals_of, ticking
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.zmachine import ZMachine
 
-#: Compass and other standard directions, each with its usual abbreviations.
-DIRECTIONS: tuple[tuple[str, ...], ...] = (
-    ("north", "n"), ("south", "s"), ("east", "e"), ("west", "w"),
-    ("northeast", "ne"), ("northwest", "nw"), ("southeast", "se"), ("southwest", "sw"),
-    ("up", "u"), ("down", "d"), ("in", "inside"), ("out", "outside"),
-    ("fore",), ("aft",), ("port",), ("starboard",),
-)
 #: English determiners a parser accepts before any noun; they name no object.
 _DETERMINERS = frozenset("all another any both but each either every except other others some that the these this those".split())
 #: Words no parser knows: a command of them is a parser error that changes nothing.

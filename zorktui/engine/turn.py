@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -89,3 +90,36 @@ class Turn:
             "dead": self.dead,
             "state_hash": self.state_hash,
         }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Turn":
+        """Rebuild a turn from its trajectory record (the inverse of :meth:`to_record`).
+
+        Used to replay a session's trajectory into memory after a crash.
+        Missing optional fields get neutral values.
+        """
+        location = record.get("location")
+        names = record.get("inventory") or []
+        ids = record.get("inventory_ids") or []
+        inventory = tuple(ObjectRef(int(i), str(n)) for i, n in zip(ids, names))
+        visible = tuple(
+            ObjectRef(int(v["id"]), str(v.get("name", "")), int(v.get("parent", 0))) for v in record.get("visible") or []
+        )
+        actions = record.get("valid_actions")
+        return cls(
+            turn=int(record["turn"]),
+            command=record.get("command"),
+            observation=str(record.get("observation", "")),
+            score=record.get("score"),
+            moves=record.get("moves"),
+            reward=int(record.get("reward") or 0),
+            location=ObjectRef(int(location["id"]), str(location.get("name", ""))) if location else None,
+            dark=bool(record.get("dark", False)),
+            inventory=inventory,
+            visible=visible,
+            done=bool(record.get("done", False)),
+            victory=bool(record.get("victory", False)),
+            dead=bool(record.get("dead", False)),
+            state_hash=str(record.get("state_hash", "")),
+            valid_actions=tuple(actions) if actions is not None else None,
+        )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
+from zorktui.session.recorder import SessionRecorder
 
 
 def read_commands(lines: Iterable[str]) -> Iterator[str]:
@@ -29,15 +29,17 @@ class RunOptions:
 
     Attributes:
         jsonl: Write the trajectory here (else print a transcript).
-        session: A session folder: trajectory.jsonl and session.json go there.
+        session: A session folder: session.json, trajectory.jsonl and the memory go there.
         valid_actions: Record the valid actions after each turn.
         actor: Who the commands come from ("script" for files, "human" for a terminal).
+        memory: Keep the AriGraph memory in the session folder.
     """
 
     jsonl: Path | None = None
     session: Path | None = None
     valid_actions: bool = False
     actor: str = "script"
+    memory: bool = True
 
 
 def _status(turn: Turn, max_score: int | None) -> str:
@@ -66,21 +68,20 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
     Returns:
         The last turn played.
     """
+    # The recorder checks the folder before anything is written anywhere.
+    recorder = SessionRecorder(options.session, game, mode="script", memory=options.memory) if options.session else None
     writers: list[TrajectoryWriter] = []
     if options.jsonl:
         writers.append(TrajectoryWriter(options.jsonl))
-    if options.session:
-        options.session.mkdir(parents=True, exist_ok=True)
-        (options.session / "session.json").write_text(
-            json.dumps({"story": game.story.to_record(), "seed": game.seed, "mode": "script"}, indent=1)
-        )
-        writers.append(TrajectoryWriter(options.session / "trajectory.jsonl"))
     transcript = not options.jsonl
     header = session_header(game.story, mode="script", agent=None, seed=game.seed)
-    opening = turn_record(game.opening, actor="game", extra=_extra(game, options))
+    extra = _extra(game, options)
+    opening = turn_record(game.opening, actor="game", extra=extra)
     for w in writers:
         w.write(header)
         w.write(opening)
+    if recorder:
+        recorder.opening(game.opening, extra=extra)
     if transcript:
         print(game.opening.observation, file=out)
         print(_status(game.opening, game.max_score), file=out)
@@ -94,9 +95,12 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
             except GameError as exc:
                 print(f"zorktui: {exc}", file=sys.stderr)
                 continue
-            record = turn_record(turn, actor=options.actor, extra=_extra(game, options))
+            extra = _extra(game, options)
+            record = turn_record(turn, actor=options.actor, extra=extra)
             for w in writers:
                 w.write(record)
+            if recorder:
+                recorder.turn(turn, actor=options.actor, extra=extra)
             if transcript:
                 # At a terminal the player's own line is already on screen.
                 echo = "" if options.actor == "human" else f"\n> {command}"
@@ -105,4 +109,6 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
     finally:
         for w in writers:
             w.close()
+        if recorder:
+            recorder.close()
     return turn

@@ -1,0 +1,292 @@
+"""Deterministic ingestion: a :class:`Turn`'s engine facts become graph rows, no LLM.
+
+Rules (all generic, from the engine's facts and English movement words):
+
+* ``player at room`` and ``player has object`` follow the engine exactly:
+  whatever stopped holding is closed at this turn.
+* ``object in room|object`` for what the player can see (nothing is learned
+  in the dark); an object that was here and is gone is closed.
+* ``room exit room`` (detail: the direction, or the command for other
+  movement) is learned only from actual movement, one way at a time; a
+  direction that left the player where they were is ``room blocked dir``.
+* ``room is dark`` holds while the player finds the room dark.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from zorktui.engine.directions import direction_of, is_movement, mentioned_directions
+from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.memory.mirror import EntityInfo, Mirror, OpenFact
+from zorktui.memory.schema import (
+    AT, BLOCKED, ENGINE, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, direction_id, object_id, state_id,
+)
+
+#: Looks up the game's own words for an object number (empty when unknown).
+Vocabulary = Callable[[int], list[str]]
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+
+
+@dataclass
+class Batch:
+    """Rows waiting to be written in one transaction."""
+
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    renames: list[dict[str, Any]] = field(default_factory=list)
+    episodes: list[dict[str, Any]] = field(default_factory=list)
+    mentions: list[dict[str, Any]] = field(default_factory=list)
+    opened: dict[int, dict[str, Any]] = field(default_factory=dict)
+    closed: list[dict[str, Any]] = field(default_factory=list)
+    turns: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.entities or self.renames or self.episodes or self.mentions or self.opened or self.closed)
+
+    def statements(self) -> list[tuple[str, dict[str, Any]]]:
+        """The Cypher that writes this batch, in dependency order."""
+        out: list[tuple[str, dict[str, Any]]] = []
+        if self.entities:
+            out.append((
+                "UNWIND $rows AS r CREATE (:Entity {id: r.id, kind: r.kind, name: r.name, words: r.words,"
+                " obj: r.obj, first_turn: r.first})",
+                {"rows": self.entities},
+            ))
+        if self.renames:
+            out.append(("UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.name = r.name", {"rows": self.renames}))
+        if self.episodes:
+            out.append((
+                "UNWIND $rows AS r CREATE (:Episode {turn: r.turn, command: r.command, observation: r.observation,"
+                " score: r.score, moves: r.moves, reward: r.reward, location: r.location, actor: r.actor,"
+                " state_hash: r.state_hash})",
+                {"rows": self.episodes},
+            ))
+        if self.mentions:
+            out.append((
+                "UNWIND $rows AS r MATCH (e:Episode {turn: r.turn}), (x:Entity {id: r.id})"
+                " CREATE (e)-[:Mentions {role: r.role}]->(x)",
+                {"rows": self.mentions},
+            ))
+        if self.opened:
+            out.append((
+                "UNWIND $rows AS r MATCH (a:Entity {id: r.src}), (b:Entity {id: r.dst})"
+                " CREATE (a)-[:Fact {key: r.key, relation: r.relation, detail: r.detail, valid_from: r.valid_from,"
+                " valid_to: r.valid_to, source: r.source}]->(b)",
+                {"rows": list(self.opened.values())},
+            ))
+        if self.closed:
+            out.append((
+                "UNWIND $rows AS r MATCH (a:Entity {id: r.src})-[f:Fact]->() WHERE f.key = r.key SET f.valid_to = r.t",
+                {"rows": self.closed},
+            ))
+        return out
+
+
+def words_in(text: str) -> set[str]:
+    """Lower-case words of a text, for matching vocabulary against it."""
+    return set(_WORD.findall(text.lower()))
+
+
+class Ingestor:
+    """Turns engine facts into batch rows, keeping the mirror current.
+
+    Args:
+        mirror: The open facts and known entities (changed in place).
+        vocabulary: The game's words for an object number, for new entities.
+    """
+
+    def __init__(self, mirror: Mirror, vocabulary: Vocabulary | None = None) -> None:
+        self.mirror = mirror
+        self.vocabulary = vocabulary
+        self.batch = Batch()
+        self._mentioned: dict[str, str] = {}
+
+    # ------------------------------------------------------------- entities
+    def entity(self, eid: str, kind: str, name: str, turn: int, obj: int = -1) -> EntityInfo:
+        """The entity with this id, created (queued) when new, renamed when its name changed."""
+        known = self.mirror.entities.get(eid)
+        if known is None:
+            words = tuple(self.vocabulary(obj)) if (self.vocabulary and obj >= 0) else ()
+            known = EntityInfo(eid, kind, name, words, obj)
+            self.mirror.entities[eid] = known
+            self.batch.entities.append(
+                {"id": eid, "kind": kind, "name": name, "words": list(words), "obj": obj, "first": turn}
+            )
+        elif name and name != known.name:
+            known.name = name
+            self.batch.renames.append({"id": eid, "name": name})
+        return known
+
+    def _object(self, ref: ObjectRef, turn: int, kind: str = "object") -> str:
+        eid = object_id(ref.id)
+        name = ref.name or (self.mirror.entities[eid].name if eid in self.mirror.entities else "") or f"object {ref.id}"
+        self.entity(eid, kind, name, turn, ref.id)
+        return eid
+
+    # ---------------------------------------------------------------- facts
+    def open(self, src: str, relation: str, dst: str, turn: int, detail: str = "", source: str = ENGINE) -> OpenFact:
+        """Open a fact now unless the same one already holds."""
+        existing = self.mirror.find(src, relation, dst, detail)
+        if existing is not None:
+            return existing
+        fact = OpenFact(self.mirror.next_key, src, relation, dst, detail, turn, source)
+        self.mirror.next_key += 1
+        self.mirror.facts[fact.key] = fact
+        self.batch.opened[fact.key] = {
+            "key": fact.key, "src": src, "relation": relation, "dst": dst, "detail": detail,
+            "valid_from": turn, "valid_to": OPEN, "source": source,
+        }
+        self.mention(src, "changed")
+        self.mention(dst, "changed")
+        if relation in (EXIT, BLOCKED):
+            self.mirror.tried.setdefault(src, set()).add(detail)
+            hint = self.mirror.find(src, LEADS, direction_id(detail), detail)
+            if hint is not None:
+                self.close(hint, turn)
+        return fact
+
+    def close(self, fact: OpenFact, turn: int) -> None:
+        """Close a fact at this turn (it held until the turn before)."""
+        del self.mirror.facts[fact.key]
+        pending = self.batch.opened.get(fact.key)
+        if pending is not None:
+            if turn <= fact.valid_from:
+                del self.batch.opened[fact.key]  # never held for a whole turn
+            else:
+                pending["valid_to"] = turn
+        else:
+            self.batch.closed.append({"src": fact.src, "key": fact.key, "t": turn})
+        self.mention(fact.src, "changed")
+        self.mention(fact.dst, "changed")
+
+    def mention(self, eid: str, role: str) -> None:
+        """Link this turn's episode to an entity (the first role given wins)."""
+        if eid != PLAYER and not eid.startswith("dir:"):
+            self._mentioned.setdefault(eid, role)
+
+    # ----------------------------------------------------------------- turn
+    def ingest(self, turn: Turn, actor: str, jump: bool = False) -> None:
+        """Queue a turn's episode, mentions and fact changes.
+
+        Args:
+            turn: The new turn (its command was played from the state the
+                mirror holds).
+            actor: Who sent the command.
+            jump: The state came from a restore, not from playing a command
+                where the mirror says the player was: learn no exits from it.
+        """
+        t = turn.turn
+        self._mentioned = {}
+        before = next((f.dst for f in self.mirror.by(PLAYER, AT)), None)
+        self.entity(PLAYER, "player", "you", t)
+        room = self._object(turn.location, t, "room") if turn.location else None
+        if room:
+            self.mention(room, "at")
+        self._player_facts(turn, room, t)
+        if room and not turn.dark:
+            self._objects_here(turn, room, t)
+        if room:
+            dark = self.mirror.find(room, IS, state_id("dark"))
+            if turn.dark and dark is None:
+                self.entity(state_id("dark"), "state", "dark", t)
+                self.open(room, IS, state_id("dark"), t)
+            elif not turn.dark and dark is not None:
+                self.close(dark, t)
+        if not jump and before and room and turn.command:
+            self._movement(turn, before, room, t)
+        if room and not turn.dark:
+            self._ways_out(turn, room, t)
+        self._text_mentions(turn)
+        self.batch.episodes.append({
+            "turn": t, "command": turn.command, "observation": turn.observation, "score": turn.score,
+            "moves": turn.moves, "reward": turn.reward, "location": room, "actor": actor,
+            "state_hash": turn.state_hash,
+        })
+        self.batch.mentions.extend({"turn": t, "id": eid, "role": role} for eid, role in self._mentioned.items())
+        self.batch.turns += 1
+
+    def _player_facts(self, turn: Turn, room: str | None, t: int) -> None:
+        for fact in self.mirror.by(PLAYER, AT):
+            if fact.dst != room:
+                self.close(fact, t)
+        if room:
+            self.open(PLAYER, AT, room, t)
+        carried = {self._object(ref, t) for ref in turn.inventory}
+        for fact in self.mirror.by(PLAYER, HAS):
+            if fact.dst not in carried:
+                self.close(fact, t)
+        for eid in carried:
+            self.open(PLAYER, HAS, eid, t)
+            for fact in self.mirror.by(eid, IN):
+                self.close(fact, t)
+
+    def _objects_here(self, turn: Turn, room: str, t: int) -> None:
+        seen: dict[str, str] = {}
+        for ref in turn.visible:
+            eid = self._object(ref, t)
+            parent = object_id(ref.parent) if ref.parent else room
+            if parent not in self.mirror.entities:
+                parent = room
+            seen[eid] = parent
+        for eid, parent in seen.items():
+            for fact in self.mirror.by(eid, IN):
+                if fact.dst != parent:
+                    self.close(fact, t)
+            self.open(eid, IN, parent, t)
+        # Whatever was believed here (directly or inside something here) and is
+        # no longer seen has gone.
+        for fact in self.mirror.by(relation=IN):
+            if fact.src not in seen and (fact.dst == room or fact.dst in seen):
+                self.close(fact, t)
+
+    def _movement(self, turn: Turn, before: str, room: str, t: int) -> None:
+        command = " ".join((turn.command or "").lower().split())
+        direction = direction_of(command)
+        if room != before and is_movement(command) and not turn.done:
+            detail = direction or command
+            for fact in self.mirror.by(before, EXIT):
+                if fact.detail == detail and fact.dst != room:
+                    self.close(fact, t)  # the same way now leads elsewhere
+            self.open(before, EXIT, room, t, detail)
+            if direction:
+                blocked = self.mirror.find(before, BLOCKED, direction_id(direction), direction)
+                if blocked is not None:
+                    self.close(blocked, t)
+        elif room == before and direction and not turn.dark:
+            self.entity(direction_id(direction), "direction", direction, t)
+            self.open(before, BLOCKED, direction_id(direction), t, direction)
+
+    def _ways_out(self, turn: Turn, room: str, t: int) -> None:
+        # Directions the game points to (or accepts) that nobody has taken yet.
+        hinted = mentioned_directions(turn.observation) if turn.location and turn.location.id else []
+        if turn.valid_actions:
+            hinted += [d for a in turn.valid_actions if (d := direction_of(a)) and d not in hinted]
+        tried = self.mirror.tried.get(room, set())
+        for direction in hinted:
+            if direction not in tried:
+                self.entity(direction_id(direction), "direction", direction, t)
+                self.open(room, LEADS, direction_id(direction), t, direction)
+
+    def _text_mentions(self, turn: Turn) -> None:
+        # Entities in scope whose head word the command or the reply uses.
+        command_words = words_in(turn.command or "")
+        text_words = words_in(turn.observation)
+        scope = [object_id(r.id) for r in (*turn.inventory, *turn.visible)]
+        for eid in scope:
+            info = self.mirror.entities.get(eid)
+            if info is None:
+                continue
+            head = info.name.lower().split()[-1:] if info.name else []
+            nouns = set(head) | (set(info.words) & command_words)
+            if nouns & command_words:
+                self.mention(eid, "command")
+            elif set(head) & text_words:
+                self.mention(eid, "text")
+
+    def take(self) -> Batch:
+        """Hand over the queued rows and start a new batch."""
+        batch, self.batch = self.batch, Batch()
+        return batch

@@ -1,0 +1,211 @@
+"""The map as the memory knows it, laid out on a compass grid around the player.
+
+Rooms are placed breadth-first from the current room: each compass exit puts
+its neighbour one cell that way (further along if the cell is taken). Up,
+down, in, out and other movement commands have no compass place; their rooms
+go to a free cell nearby and the link is listed rather than drawn.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from zorktui.engine.directions import GRID_OFFSET
+from zorktui.memory.graph import Memory
+from zorktui.memory.queries import all_exits, rooms, turn_of, where_am_i
+from zorktui.memory.schema import BLOCKED, IS, LEADS, state_id
+
+
+@dataclass
+class MapRoom:
+    """A room on the map.
+
+    Attributes:
+        id: Entity id.
+        name: Room name.
+        col, row: Grid cell (row grows southwards).
+        current: The player is here.
+        dark: The room was dark when last seen.
+        up, down: It has a known exit up / down.
+        unexplored: Directions the game mentioned that nobody tried.
+        blocked: Directions tried that went nowhere.
+    """
+
+    id: str
+    name: str
+    col: int = 0
+    row: int = 0
+    current: bool = False
+    dark: bool = False
+    up: bool = False
+    down: bool = False
+    unexplored: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+
+@dataclass
+class MapLink:
+    """A learned exit between two rooms.
+
+    Attributes:
+        a, b: From and to room ids.
+        direction: Direction or command from ``a``.
+        back: The direction from ``b`` back to ``a``, when that way is known.
+        grid: The link joins neighbouring cells in its own direction (drawn),
+            rather than being listed.
+    """
+
+    a: str
+    b: str
+    direction: str
+    back: str | None = None
+    grid: bool = False
+
+    @property
+    def one_way(self) -> bool:
+        """No way back has been seen."""
+        return self.back is None
+
+
+@dataclass
+class MapModel:
+    """Rooms on a grid and the links between them, as of one turn."""
+
+    rooms: dict[str, MapRoom]
+    links: list[MapLink]
+    current: str | None
+    as_of: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (for the UI and ``--json``)."""
+        return {
+            "as_of": self.as_of,
+            "current": self.current,
+            "rooms": [vars(r) for r in self.rooms.values()],
+            "links": [{**vars(link), "one_way": link.one_way} for link in self.links],
+        }
+
+
+def _spiral(col: int, row: int, limit: int = 60):  # noqa: ANN202 - a generator of cells
+    yield col, row
+    for radius in range(1, limit):
+        for dr in range(-radius, radius + 1):
+            for dc in range(-radius, radius + 1):
+                if max(abs(dr), abs(dc)) == radius:
+                    yield col + dc, row + dr
+
+
+def _compass_component(root: str, neighbours: dict[str, list[tuple[str, str, int]]], done: set[str]) -> dict[str, tuple[int, int]]:
+    """Cells, relative to ``root``, of the rooms joined to it by compass exits."""
+    pos = {root: (0, 0)}
+    taken = {(0, 0)}
+    queue = deque([root])
+    while queue:
+        here = queue.popleft()
+        hc, hr = pos[here]
+        for there, direction, sign in neighbours[here]:
+            offset = GRID_OFFSET.get(direction)
+            if there in pos or there in done or offset is None:
+                continue
+            dc, dr = offset[0] * sign, offset[1] * sign
+            cell = next(
+                ((hc + dc * k, hr + dr * k) for k in range(1, 4) if (hc + dc * k, hr + dr * k) not in taken), None
+            ) or next(c for c in _spiral(hc + dc, hr + dr) if c not in taken)
+            pos[there] = cell
+            taken.add(cell)
+            queue.append(there)
+    return pos
+
+
+def _layout(room_ids: list[str], links: list[MapLink], start: str | None) -> dict[str, tuple[int, int]]:
+    """Grid cells: compass-joined groups keep their shape; other links join groups side by side."""
+    neighbours: dict[str, list[tuple[str, str, int]]] = {r: [] for r in room_ids}
+    for link in links:
+        if link.a in neighbours and link.b in neighbours:
+            neighbours[link.a].append((link.b, link.direction, 1))
+            neighbours[link.b].append((link.a, link.direction, -1))
+    pos: dict[str, tuple[int, int]] = {}
+    taken: set[tuple[int, int]] = set()
+    order = ([start] if start in neighbours else []) + [r for r in room_ids if r != start]
+    pending = deque(order)
+    while pending:
+        # Next group: one linked (by up, down, in...) to a placed room, else the next unplaced room.
+        anchor, root = None, None
+        for rid in pos:
+            root = next((n for n, _, _ in neighbours[rid] if n not in pos), None)
+            if root is not None:
+                anchor = pos[rid]
+                break
+        if root is None:
+            root = pending.popleft()
+            if root in pos:
+                continue
+            anchor = (0, max((r for _, r in taken), default=-2) + 2)
+        group = _compass_component(root, neighbours, set(pos))
+        base = anchor if not taken else (anchor[0] + 1, anchor[1] + 1)
+        for col, row in _spiral(*base, limit=200):
+            if all((col + dc, row + dr) not in taken for dc, dr in group.values()):
+                break
+        for rid, (dc, dr) in group.items():
+            pos[rid] = (col + dc, row + dr)
+            taken.add(pos[rid])
+    return pos
+
+
+def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
+    """The map as of a turn: visited rooms, learned exits, unexplored stubs, dark rooms.
+
+    Args:
+        memory: The session memory.
+        as_of: The turn (None: now).
+    """
+    t = turn_of(memory, as_of)
+    here, _ = where_am_i(memory, t)
+    found = {r.id: MapRoom(r.id, r.name) for r in rooms(memory, t)}
+    links: list[MapLink] = []
+    by_pair: dict[tuple[str, str], MapLink] = {}
+    for a, direction, b, _ in all_exits(memory, t):
+        if a not in found or b not in found:
+            continue
+        reverse = by_pair.get((b, a))
+        if reverse is not None and reverse.back is None:
+            reverse.back = direction
+            continue
+        link = MapLink(a, b, direction)
+        by_pair[(a, b)] = link
+        links.append(link)
+        if direction == "up":
+            found[a].up = True
+        if direction == "down":
+            found[a].down = True
+    for rid, relation, detail in memory.store.rows(
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$leads, $blocked, $is]"
+        " AND f.valid_from <= $t AND f.valid_to > $t AND a.kind = 'room' RETURN a.id, f.relation, CASE WHEN b.id = $dark THEN 'dark' ELSE f.detail END",
+        {"leads": LEADS, "blocked": BLOCKED, "is": IS, "t": t, "dark": state_id("dark")},
+    ):
+        room = found.get(rid)
+        if room is None:
+            continue
+        if relation == LEADS:
+            room.unexplored.append(detail)
+        elif relation == BLOCKED:
+            room.blocked.append(detail)
+        elif detail == "dark":
+            room.dark = True
+    for link in links:
+        if link.back and link.direction in ("up", "down") and link.back in ("up", "down"):
+            found[link.b].up |= link.back == "up"
+            found[link.b].down |= link.back == "down"
+    current = here.id if here else None
+    pos = _layout(list(found), links, current)
+    for rid, (col, row) in pos.items():
+        found[rid].col, found[rid].row = col, row
+        found[rid].current = rid == current
+    for link in links:
+        offset = GRID_OFFSET.get(link.direction)
+        if offset is not None:
+            a, b = found[link.a], found[link.b]
+            link.grid = (b.col - a.col, b.row - a.row) == offset
+    return MapModel(found, links, current, t)

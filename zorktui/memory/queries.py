@@ -1,0 +1,437 @@
+"""Questions to the memory as a Python API, each answerable as of any earlier turn.
+
+Every function takes the :class:`Memory` and an optional ``as_of`` turn (None:
+now) and reads the Kuzu graph. A fact holds at turn ``t`` when
+``valid_from <= t < valid_to``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from zorktui.engine.directions import COMMON, ORDER
+from zorktui.memory.graph import Memory
+from zorktui.memory.match import match_entities, match_rooms
+from zorktui.memory.schema import AT, BLOCKED, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, state_id
+
+_VALID = "f.valid_from <= $t AND f.valid_to > $t"
+
+
+@dataclass(frozen=True)
+class Place:
+    """An entity in the answer: its id and name."""
+
+    id: str
+    name: str
+
+    def to_json(self) -> dict[str, str]:
+        """JSON form."""
+        return {"id": self.id, "name": self.name}
+
+
+@dataclass(frozen=True)
+class Exit:
+    """A way out of a room learned by moving (or a direction found blocked).
+
+    Attributes:
+        direction: Compass word, or the command for other movement.
+        to: Where it led (None for a blocked direction).
+        one_way: No way back has been seen.
+        since: Turn it was learned.
+    """
+
+    direction: str
+    to: Place | None
+    one_way: bool = False
+    since: int = 0
+
+    @property
+    def command(self) -> str:
+        """What to type to take this exit."""
+        return self.direction
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"direction": self.direction, "to": self.to.to_json() if self.to else None,
+                "one_way": self.one_way, "since": self.since}
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    """Where an object is (or was last seen), with the containers around it.
+
+    Attributes:
+        thing: The object.
+        chain: Containers from the nearest outwards, ending at a room or "you".
+        current: The fact still holds at the asked turn.
+        since: First turn of the fact; ``until`` the turn it stopped holding.
+    """
+
+    thing: Place
+    chain: tuple[Place, ...]
+    carried: bool
+    current: bool
+    since: int
+    until: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"thing": self.thing.to_json(), "in": [p.to_json() for p in self.chain], "carried": self.carried,
+                "current": self.current, "since": self.since, "until": self.until}
+
+
+@dataclass(frozen=True)
+class EpisodeHit:
+    """A past turn ranked by AriGraph's episodic relevance."""
+
+    turn: int
+    command: str | None
+    observation: str
+    relevance: float
+    matched: int
+    mentions: int
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"turn": self.turn, "command": self.command, "observation": self.observation,
+                "relevance": round(self.relevance, 4), "matched": self.matched, "mentions": self.mentions}
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """One semantic fact as stored."""
+
+    subject: Place
+    relation: str
+    object: Place
+    detail: str
+    valid_from: int
+    valid_to: int | None
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"subject": self.subject.to_json(), "relation": self.relation, "object": self.object.to_json(),
+                "detail": self.detail, "valid_from": self.valid_from, "valid_to": self.valid_to, "source": self.source}
+
+    def text(self) -> str:
+        """The fact as a short sentence-like line."""
+        rel = f"{self.relation} {self.detail}".strip() if self.relation in (EXIT, BLOCKED, LEADS) else self.relation
+        until = "" if self.valid_to is None else f"-{self.valid_to - 1}"
+        return f"{self.subject.name} {rel} {self.object.name}  [turn {self.valid_from}{until}, {self.source}]"
+
+
+@dataclass
+class Unexplored:
+    """Directions from a room worth trying: mentioned by the game first, then plausible."""
+
+    room: Place
+    mentioned: list[str] = field(default_factory=list)
+    plausible: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"room": self.room.to_json(), "mentioned": self.mentioned, "plausible": self.plausible}
+
+
+def turn_of(memory: Memory, as_of: int | None) -> int:
+    """The turn a question is asked at (None: the newest turn in memory)."""
+    memory.flush()
+    if as_of is None:
+        return memory.last_turn
+    return min(as_of, memory.last_turn)
+
+
+def _until(valid_to: int) -> int | None:
+    return None if valid_to == OPEN else int(valid_to)
+
+
+def where_am_i(memory: Memory, as_of: int | None = None) -> tuple[Place | None, bool]:
+    """The room the player is in, and whether it was dark, at a turn."""
+    t = turn_of(memory, as_of)
+    rows = memory.store.rows(
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND {_VALID}"
+        " OPTIONAL MATCH (r)-[d:Fact]->(s:Entity {id: $dark})"
+        " WHERE d.relation = $is AND d.valid_from <= $t AND d.valid_to > $t"
+        " RETURN r.id, r.name, count(d)",
+        {"p": PLAYER, "at": AT, "t": t, "dark": state_id("dark"), "is": IS},
+    )
+    if not rows:
+        return None, False
+    rid, name, dark = rows[0]
+    return Place(rid, name), bool(dark)
+
+
+def inventory(memory: Memory, as_of: int | None = None) -> list[Place]:
+    """What the player carried at a turn, in the order it was picked up."""
+    t = turn_of(memory, as_of)
+    rows = memory.store.rows(
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(x:Entity) WHERE f.relation = $has AND {_VALID}"
+        " RETURN x.id, x.name ORDER BY f.valid_from, f.key",
+        {"p": PLAYER, "has": HAS, "t": t},
+    )
+    return [Place(i, n) for i, n in rows]
+
+
+def _containers(memory: Memory, eid: str, t: int) -> list[Place]:
+    chain: list[Place] = []
+    seen = {eid}
+    current = eid
+    for _ in range(6):
+        rows = memory.store.rows(
+            f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND {_VALID} RETURN b.id, b.name, b.kind",
+            {"id": current, "rin": IN, "t": t},
+        )
+        if not rows or rows[0][0] in seen:
+            break
+        bid, name, kind = rows[0]
+        chain.append(Place(bid, name))
+        seen.add(bid)
+        if kind == "room":
+            break
+        current = bid
+    return chain
+
+
+def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Whereabouts]:
+    """Where things the words name are (or were last seen) at a turn.
+
+    Args:
+        memory: The session memory.
+        what: Words for the thing ("lamp", "the brass lantern"); matched
+            against names and the game's own vocabulary.
+        as_of: The turn to ask at (None: now).
+    """
+    t = turn_of(memory, as_of)
+    found = match_entities(memory.mirror.entities.values(), what)
+    out: list[Whereabouts] = []
+    for entity in found:
+        if entity.kind == "room":
+            continue
+        rows = _last_place(memory, entity.id, t)
+        if not rows:
+            continue
+        relation, bid, bname, bkind, since, until = rows[0]
+        current = until > t
+        thing = Place(entity.id, entity.name)
+        if relation == HAS:
+            chain: tuple[Place, ...] = (Place(PLAYER, "you"),)
+        else:
+            first = Place(bid, bname)
+            chain = (first,) + (tuple(_containers(memory, bid, t)) if bkind != "room" and current else ())
+        out.append(Whereabouts(thing, chain, relation == HAS, current, int(since), None if current else int(until)))
+    out.sort(key=lambda w: (not w.current, -w.since))
+    return out
+
+
+def _last_place(memory: Memory, eid: str, t: int) -> list[list[Any]]:
+    # Two anchored lookups beat one query whose OR defeats the primary-key index.
+    placed = memory.store.rows(
+        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.valid_from <= $t"
+        " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
+        {"id": eid, "rin": IN, "t": t},
+    )
+    held = memory.store.rows(
+        "MATCH (p:Entity {id: $p})-[f:Fact]->(b:Entity {id: $id}) WHERE f.relation = $has AND f.valid_from <= $t"
+        " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
+        {"id": eid, "has": HAS, "p": PLAYER, "t": t},
+    )
+    rows = placed + held
+    rows.sort(key=lambda r: (min(r[5], t + 1), r[4]), reverse=True)
+    return rows[:1]
+
+
+def _room(memory: Memory, room: str | None, t: int) -> Place | None:
+    if room is None or room.strip().lower() in ("", "here", "this room"):
+        return where_am_i(memory, t)[0]
+    rooms = match_rooms(memory.mirror.entities.values(), room)
+    return Place(rooms[0].id, rooms[0].name) if rooms else None
+
+
+def all_exits(memory: Memory, as_of: int | None = None) -> list[tuple[str, str, str, int]]:
+    """Every exit known at a turn: (from id, direction, to id, since)."""
+    t = turn_of(memory, as_of)
+    return [
+        (a, d, b, int(s))
+        for a, d, b, s in memory.store.rows(
+            f"MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation = $exit AND {_VALID}"
+            " RETURN a.id, f.detail, b.id, f.valid_from ORDER BY f.valid_from",
+            {"exit": EXIT, "t": t},
+        )
+    ]
+
+
+def exits(memory: Memory, room: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[Exit], list[str]]:
+    """Known exits from a room (one-way marked) and directions found blocked.
+
+    Args:
+        memory: The session memory.
+        room: A room's name or words (None or "here": where the player is).
+        as_of: The turn to ask at.
+
+    Returns:
+        The room, its exits, and its blocked directions.
+    """
+    t = turn_of(memory, as_of)
+    place = _room(memory, room, t)
+    if place is None:
+        return None, [], []
+    rows = memory.store.rows(
+        f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked] AND {_VALID}"
+        " OPTIONAL MATCH (b)-[g:Fact]->(a) WHERE g.relation = $exit AND g.valid_from <= $t AND g.valid_to > $t"
+        " RETURN f.relation, f.detail, b.id, b.name, f.valid_from, count(g)",
+        {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "t": t},
+    )
+    found: list[Exit] = []
+    blocked: list[str] = []
+    for relation, detail, bid, bname, since, back in rows:
+        if relation == EXIT:
+            found.append(Exit(detail, Place(bid, bname), one_way=not back, since=int(since)))
+        else:
+            blocked.append(detail)
+    rank = {d: i for i, d in enumerate(ORDER)}
+    found.sort(key=lambda e: (rank.get(e.direction, len(rank)), e.direction))
+    blocked.sort(key=lambda d: rank.get(d, len(rank)))
+    return place, found, blocked
+
+
+def unexplored(memory: Memory, room: str | None = None, as_of: int | None = None) -> Unexplored | None:
+    """Directions from a room never tried: those the game mentioned first, then the usual compass ones."""
+    t = turn_of(memory, as_of)
+    place = _room(memory, room, t)
+    if place is None:
+        return None
+    rows = memory.store.rows(
+        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads]"
+        " AND f.valid_from <= $t RETURN f.relation, f.detail, f.valid_to > $t",
+        {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "leads": LEADS, "t": t},
+    )
+    tried = {detail for relation, detail, _ in rows if relation in (EXIT, BLOCKED)}
+    hinted = [detail for relation, detail, holds in rows if relation == LEADS and holds]
+    rank = {d: i for i, d in enumerate(ORDER)}
+    mentioned = sorted({d for d in hinted if d not in tried}, key=lambda d: rank.get(d, 99))
+    plausible = [d for d in COMMON if d not in tried and d not in mentioned]
+    return Unexplored(place, mentioned, plausible)
+
+
+def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[str] | None]:
+    """The shortest walk over learned exits, as commands (AriGraph's "go to").
+
+    Returns:
+        The target room (None if unknown) and the commands (None if no known
+        way leads there; empty if already there).
+    """
+    t = turn_of(memory, as_of)
+    rooms = match_rooms(memory.mirror.entities.values(), target)
+    if not rooms:
+        return None, None
+    goal = Place(rooms[0].id, rooms[0].name)
+    origin = _room(memory, start, t)
+    if origin is None:
+        return goal, None
+    graph: dict[str, list[tuple[str, str]]] = {}
+    for a, direction, b, _ in all_exits(memory, t):
+        graph.setdefault(a, []).append((direction, b))
+    came: dict[str, tuple[str, str] | None] = {origin.id: None}
+    queue = deque([origin.id])
+    while queue:
+        here = queue.popleft()
+        if here == goal.id:
+            break
+        for direction, there in graph.get(here, []):
+            if there not in came:
+                came[there] = (here, direction)
+                queue.append(there)
+    if goal.id not in came:
+        return goal, None
+    steps: list[str] = []
+    node = goal.id
+    while came[node] is not None:
+        here, direction = came[node]  # type: ignore[misc]
+        steps.append(direction)
+        node = here
+    return goal, steps[::-1]
+
+
+def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5) -> tuple[list[str], list[EpisodeHit]]:
+    """Past turns about something, ranked as AriGraph ranks episodic vertices.
+
+    A turn's relevance is ``n / max(N, 1) * log(max(N, 1))`` where ``n`` counts
+    its links to the matched entities and ``N`` all its links; ties go to
+    the more recent turn. Without a matching entity, turns whose text
+    contains the words are used (each counting one link).
+
+    Returns:
+        Names of the matched entities, and the best turns.
+    """
+    t = turn_of(memory, as_of)
+    found = match_entities(memory.mirror.entities.values(), what, rooms=True)
+    if found:
+        rows = memory.store.rows(
+            "MATCH (e:Episode)-[:Mentions]->(x:Entity) WHERE x.id IN $ids AND e.turn <= $t"
+            " WITH e, count(*) AS n MATCH (e)-[:Mentions]->(y:Entity)"
+            " RETURN e.turn, e.command, e.observation, n, count(y)",
+            {"ids": [e.id for e in found], "t": t},
+        )
+    else:
+        needle = " ".join(what.lower().split())
+        rows = memory.store.rows(
+            "MATCH (e:Episode) WHERE e.turn <= $t AND lower(e.observation) CONTAINS $w"
+            " OPTIONAL MATCH (e)-[m:Mentions]->() RETURN e.turn, e.command, e.observation, 1, count(m) + 1",
+            {"w": needle, "t": t},
+        ) if needle else []
+    hits = []
+    for turn, command, observation, n, total in rows:
+        big = max(int(total), 1)
+        hits.append(EpisodeHit(int(turn), command, observation, int(n) / big * math.log(big) if big > 1 else 0.0, int(n), int(total)))
+    hits.sort(key=lambda h: (h.relevance, h.turn), reverse=True)
+    return [e.name for e in found], hits[:limit]
+
+
+def search(memory: Memory, keyword: str, as_of: int | None = None, limit: int = 30) -> list[FactRow]:
+    """Facts holding at a turn whose subject, object, relation or detail contain the keyword."""
+    t = turn_of(memory, as_of)
+    k = " ".join(keyword.lower().split())
+    rows = memory.store.rows(
+        f"MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE {_VALID} AND (lower(a.name) CONTAINS $k OR lower(b.name) CONTAINS $k"
+        " OR list_contains(a.words, $k) OR list_contains(b.words, $k) OR f.relation CONTAINS $k OR f.detail CONTAINS $k)"
+        " RETURN a.id, a.name, f.relation, b.id, b.name, f.detail, f.valid_from, f.valid_to, f.source"
+        " ORDER BY f.valid_from DESC LIMIT $n",
+        {"k": k, "t": t, "n": limit},
+    )
+    return [_fact(r) for r in rows]
+
+
+def _fact(row: list[Any]) -> FactRow:
+    aid, aname, relation, bid, bname, detail, since, until, source = row
+    return FactRow(Place(aid, aname), relation, Place(bid, bname), detail or "", int(since), _until(until), source)
+
+
+def facts_about(memory: Memory, eid: str, as_of: int | None = None, current_only: bool = False) -> list[FactRow]:
+    """All facts touching an entity up to a turn (for the inspector's timeline)."""
+    t = turn_of(memory, as_of)
+    extra = " AND f.valid_to > $t" if current_only else ""
+    out = []
+    for query in (
+        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity)",
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity {id: $id})",
+    ):
+        out += memory.store.rows(
+            query + f" WHERE f.valid_from <= $t{extra}"
+            " RETURN a.id, a.name, f.relation, b.id, b.name, f.detail, f.valid_from, f.valid_to, f.source",
+            {"id": eid, "t": t},
+        )
+    return sorted((_fact(r) for r in out), key=lambda f: (f.valid_from, f.relation))
+
+
+def rooms(memory: Memory, as_of: int | None = None) -> list[Place]:
+    """Rooms visited up to a turn, in the order first seen."""
+    t = turn_of(memory, as_of)
+    rows = memory.store.rows(
+        "MATCH (x:Entity) WHERE x.kind = 'room' AND x.first_turn <= $t RETURN x.id, x.name ORDER BY x.first_turn",
+        {"t": t},
+    )
+    return [Place(i, n) for i, n in rows]
