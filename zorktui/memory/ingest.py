@@ -61,7 +61,7 @@ class Batch:
             out.append((
                 "UNWIND $rows AS r CREATE (:Episode {turn: r.turn, command: r.command, observation: r.observation,"
                 " score: r.score, moves: r.moves, reward: r.reward, location: r.location, actor: r.actor,"
-                " state_hash: r.state_hash})",
+                " state_hash: r.state_hash, links: r.links})",
                 {"rows": self.episodes},
             ))
         if self.mentions:
@@ -203,7 +203,7 @@ class Ingestor:
         self.batch.episodes.append({
             "turn": t, "command": turn.command, "observation": turn.observation, "score": turn.score,
             "moves": turn.moves, "reward": turn.reward, "location": room, "actor": actor,
-            "state_hash": turn.state_hash,
+            "state_hash": turn.state_hash, "links": len(self._mentioned),
         })
         self.batch.mentions.extend({"turn": t, "id": eid, "role": role} for eid, role in self._mentioned.items())
         self.batch.turns += 1

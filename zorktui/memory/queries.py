@@ -149,20 +149,25 @@ def _until(valid_to: int) -> int | None:
     return None if valid_to == OPEN else int(valid_to)
 
 
+def _room_at(memory: Memory, t: int) -> Place | None:
+    rows = memory.store.rows(
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND {_VALID} RETURN r.id, r.name",
+        {"p": PLAYER, "at": AT, "t": t},
+    )
+    return Place(rows[0][0], rows[0][1]) if rows else None
+
+
 def where_am_i(memory: Memory, as_of: int | None = None) -> tuple[Place | None, bool]:
     """The room the player is in, and whether it was dark, at a turn."""
     t = turn_of(memory, as_of)
-    rows = memory.store.rows(
-        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND {_VALID}"
-        " OPTIONAL MATCH (r)-[d:Fact]->(s:Entity {id: $dark})"
-        " WHERE d.relation = $is AND d.valid_from <= $t AND d.valid_to > $t"
-        " RETURN r.id, r.name, count(d)",
-        {"p": PLAYER, "at": AT, "t": t, "dark": state_id("dark"), "is": IS},
-    )
-    if not rows:
+    place = _room_at(memory, t)
+    if place is None:
         return None, False
-    rid, name, dark = rows[0]
-    return Place(rid, name), bool(dark)
+    dark = memory.store.rows(
+        f"MATCH (r:Entity {{id: $r}})-[f:Fact]->(s:Entity {{id: $dark}}) WHERE f.relation = $is AND {_VALID} RETURN count(*)",
+        {"r": place.id, "dark": state_id("dark"), "is": IS, "t": t},
+    )
+    return place, bool(dark and dark[0][0])
 
 
 def inventory(memory: Memory, as_of: int | None = None) -> list[Place]:
@@ -246,7 +251,7 @@ def _last_place(memory: Memory, eid: str, t: int) -> list[list[Any]]:
 
 def _room(memory: Memory, room: str | None, t: int) -> Place | None:
     if room is None or room.strip().lower() in ("", "here", "this room"):
-        return where_am_i(memory, t)[0]
+        return _room_at(memory, t)
     rooms = match_rooms(memory.mirror.entities.values(), room)
     return Place(rooms[0].id, rooms[0].name) if rooms else None
 
@@ -279,17 +284,22 @@ def exits(memory: Memory, room: str | None = None, as_of: int | None = None) -> 
     place = _room(memory, room, t)
     if place is None:
         return None, [], []
+    params = {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "t": t}
     rows = memory.store.rows(
         f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked] AND {_VALID}"
-        " OPTIONAL MATCH (b)-[g:Fact]->(a) WHERE g.relation = $exit AND g.valid_from <= $t AND g.valid_to > $t"
-        " RETURN f.relation, f.detail, b.id, b.name, f.valid_from, count(g)",
-        {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "t": t},
+        " RETURN f.relation, f.detail, b.id, b.name, f.valid_from",
+        params,
     )
+    # Anchored on the room both ways: Kuzu keeps backward adjacency lists too.
+    back = {a for (a,) in memory.store.rows(
+        f"MATCH (a:Entity)-[f:Fact]->(b:Entity {{id: $id}}) WHERE f.relation = $exit AND {_VALID} RETURN a.id",
+        {"id": place.id, "exit": EXIT, "t": t},
+    )}
     found: list[Exit] = []
     blocked: list[str] = []
-    for relation, detail, bid, bname, since, back in rows:
+    for relation, detail, bid, bname, since in rows:
         if relation == EXIT:
-            found.append(Exit(detail, Place(bid, bname), one_way=not back, since=int(since)))
+            found.append(Exit(detail, Place(bid, bname), one_way=bid not in back, since=int(since)))
         else:
             blocked.append(detail)
     rank = {d: i for i, d in enumerate(ORDER)}
@@ -372,15 +382,14 @@ def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5)
     if found:
         rows = memory.store.rows(
             "MATCH (e:Episode)-[:Mentions]->(x:Entity) WHERE x.id IN $ids AND e.turn <= $t"
-            " WITH e, count(*) AS n MATCH (e)-[:Mentions]->(y:Entity)"
-            " RETURN e.turn, e.command, e.observation, n, count(y)",
+            " RETURN e.turn, e.command, e.observation, count(*), e.links",
             {"ids": [e.id for e in found], "t": t},
         )
     else:
         needle = " ".join(what.lower().split())
         rows = memory.store.rows(
             "MATCH (e:Episode) WHERE e.turn <= $t AND lower(e.observation) CONTAINS $w"
-            " OPTIONAL MATCH (e)-[m:Mentions]->() RETURN e.turn, e.command, e.observation, 1, count(m) + 1",
+            " RETURN e.turn, e.command, e.observation, 1, e.links + 1",
             {"w": needle, "t": t},
         ) if needle else []
     hits = []

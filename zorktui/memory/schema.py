@@ -2,7 +2,8 @@
 
 * ``Entity`` — semantic vertices: rooms, objects, the player, directions,
   states ("dark") and things named only by LLM extraction.
-* ``Episode`` — episodic vertices: one per turn (command, observation, score).
+* ``Episode`` — episodic vertices: one per turn (command, observation, score),
+  with ``links``, its number of mention edges (AriGraph's N_i).
 * ``Fact`` — semantic edges ``(subject) -[relation]-> (object)`` valid over the
   turns ``valid_from <= t < valid_to`` and marked with their ``source``.
 * ``Mentions`` — episodic edges from a turn to the entities it involved.
@@ -32,7 +33,7 @@ DDL: tuple[str, ...] = (
     "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING, kind STRING, name STRING, words STRING[],"
     " obj INT64, first_turn INT64, PRIMARY KEY(id))",
     "CREATE NODE TABLE IF NOT EXISTS Episode(turn INT64, command STRING, observation STRING, score INT64,"
-    " moves INT64, reward INT64, location STRING, actor STRING, state_hash STRING, PRIMARY KEY(turn))",
+    " moves INT64, reward INT64, location STRING, actor STRING, state_hash STRING, links INT64, PRIMARY KEY(turn))",
     "CREATE REL TABLE IF NOT EXISTS Fact(FROM Entity TO Entity, key INT64, relation STRING, detail STRING,"
     " valid_from INT64, valid_to INT64, source STRING)",
     "CREATE REL TABLE IF NOT EXISTS Mentions(FROM Episode TO Entity, role STRING)",
