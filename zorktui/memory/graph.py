@@ -50,7 +50,7 @@ class Memory:
     def _load(self) -> None:
         rows = self.store.rows
         mirror = Mirror.load(
-            rows("MATCH (x:Entity) RETURN x.id, x.kind, x.name, x.words, x.obj"),
+            rows("MATCH (x:Entity) RETURN x.id, x.kind, x.name, x.words, x.obj, x.first_turn"),
             rows(
                 "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.valid_to = $open"
                 " RETURN f.key, a.id, f.relation, b.id, f.detail, f.valid_from, f.source, f.valid_to",
@@ -163,6 +163,23 @@ class Memory:
                 self.apply(record)
             self.flush()
         return len(todo)
+
+    def dump(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Everything stored, as sorted plain rows (to compare two memories)."""
+        self.flush()
+        rows = self.store.rows
+        return {
+            "entities": sorted(tuple(r) for r in rows("MATCH (x:Entity) RETURN x.id, x.kind, x.name, x.first_turn")),
+            "facts": sorted(tuple(r) for r in rows(
+                "MATCH (a:Entity)-[f:Fact]->(b:Entity) RETURN a.id, f.relation, b.id, f.detail, f.valid_from, f.valid_to, f.source"
+            )),
+            "episodes": sorted(tuple(r) for r in rows(
+                "MATCH (e:Episode) RETURN e.turn, e.command, e.score, e.location, e.links"
+            )),
+            "mentions": sorted(tuple(r) for r in rows(
+                "MATCH (e:Episode)-[m:Mentions]->(x:Entity) RETURN e.turn, x.id, m.role"
+            )),
+        }
 
     def close(self) -> None:
         """Write what is queued and close the database."""

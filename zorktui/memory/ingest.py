@@ -110,7 +110,7 @@ class Ingestor:
         known = self.mirror.entities.get(eid)
         if known is None:
             words = tuple(self.vocabulary(obj)) if (self.vocabulary and obj >= 0) else ()
-            known = EntityInfo(eid, kind, name, words, obj)
+            known = EntityInfo(eid, kind, name, words, obj, turn)
             self.mirror.entities[eid] = known
             self.batch.entities.append(
                 {"id": eid, "kind": kind, "name": name, "words": list(words), "obj": obj, "first": turn}

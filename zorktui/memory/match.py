@@ -45,7 +45,8 @@ def match_entities(entities: Iterable[EntityInfo], text: str, rooms: bool = Fals
         rooms: Also consider rooms.
 
     Returns:
-        All entities sharing the best score (empty if none matches).
+        An exact name match alone; else everything named or called by the
+        words (the game's own synonyms included), name matches first.
     """
     words = _tokens(text)
     if not words:
@@ -56,7 +57,9 @@ def match_entities(entities: Iterable[EntityInfo], text: str, rooms: bool = Fals
     if not scored:
         return []
     best = max(s for s, _ in scored)
-    return [e for s, e in scored if s == best]
+    floor = best if best in (4, 1) else 2
+    scored.sort(key=lambda pair: -pair[0])
+    return [e for s, e in scored if s >= floor]
 
 
 def match_rooms(entities: Iterable[EntityInfo], text: str) -> list[EntityInfo]:

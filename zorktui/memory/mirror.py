@@ -45,6 +45,7 @@ class EntityInfo:
     name: str
     words: tuple[str, ...] = ()
     obj: int = -1
+    first: int = 0
 
 
 @dataclass
@@ -76,8 +77,10 @@ class Mirror:
     def load(cls, entity_rows: list[list[Any]], fact_rows: list[list[Any]], tried_rows: list[list[Any]], next_key: int) -> "Mirror":
         """Rebuild from database rows (after opening or rewinding)."""
         mirror = cls(next_key=next_key)
-        for eid, kind, name, words, obj in entity_rows:
-            mirror.entities[eid] = EntityInfo(eid, kind, name or "", tuple(words or ()), -1 if obj is None else int(obj))
+        for eid, kind, name, words, obj, first in entity_rows:
+            mirror.entities[eid] = EntityInfo(
+                eid, kind, name or "", tuple(words or ()), -1 if obj is None else int(obj), int(first or 0)
+            )
         for key, src, relation, dst, detail, valid_from, source, valid_to in fact_rows:
             if valid_to == OPEN:
                 mirror.facts[int(key)] = OpenFact(int(key), src, relation, dst, detail or "", int(valid_from), source)

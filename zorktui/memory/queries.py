@@ -15,6 +15,7 @@ from typing import Any
 from zorktui.engine.directions import COMMON, ORDER
 from zorktui.memory.graph import Memory
 from zorktui.memory.match import match_entities, match_rooms
+from zorktui.memory.mirror import EntityInfo
 from zorktui.memory.schema import AT, BLOCKED, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, state_id
 
 _VALID = "f.valid_from <= $t AND f.valid_to > $t"
@@ -145,6 +146,11 @@ def turn_of(memory: Memory, as_of: int | None) -> int:
     return min(as_of, memory.last_turn)
 
 
+def _known(memory: Memory, t: int) -> list[EntityInfo]:
+    """Entities already seen at turn ``t`` (time travel must not know the future)."""
+    return [e for e in memory.mirror.entities.values() if e.first <= t]
+
+
 def _until(valid_to: int) -> int | None:
     return None if valid_to == OPEN else int(valid_to)
 
@@ -211,7 +217,7 @@ def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Wherea
         as_of: The turn to ask at (None: now).
     """
     t = turn_of(memory, as_of)
-    found = match_entities(memory.mirror.entities.values(), what)
+    found = match_entities(_known(memory, t), what)
     out: list[Whereabouts] = []
     for entity in found:
         if entity.kind == "room":
@@ -228,7 +234,7 @@ def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Wherea
             first = Place(bid, bname)
             chain = (first,) + (tuple(_containers(memory, bid, t)) if bkind != "room" and current else ())
         out.append(Whereabouts(thing, chain, relation == HAS, current, int(since), None if current else int(until)))
-    out.sort(key=lambda w: (not w.current, -w.since))
+    out.sort(key=lambda w: not w.current)
     return out
 
 
@@ -252,7 +258,7 @@ def _last_place(memory: Memory, eid: str, t: int) -> list[list[Any]]:
 def _room(memory: Memory, room: str | None, t: int) -> Place | None:
     if room is None or room.strip().lower() in ("", "here", "this room"):
         return _room_at(memory, t)
-    rooms = match_rooms(memory.mirror.entities.values(), room)
+    rooms = match_rooms(_known(memory, t), room)
     return Place(rooms[0].id, rooms[0].name) if rooms else None
 
 
@@ -335,7 +341,7 @@ def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | 
         way leads there; empty if already there).
     """
     t = turn_of(memory, as_of)
-    rooms = match_rooms(memory.mirror.entities.values(), target)
+    rooms = match_rooms(_known(memory, t), target)
     if not rooms:
         return None, None
     goal = Place(rooms[0].id, rooms[0].name)
@@ -378,7 +384,7 @@ def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5)
         Names of the matched entities, and the best turns.
     """
     t = turn_of(memory, as_of)
-    found = match_entities(memory.mirror.entities.values(), what, rooms=True)
+    found = match_entities(_known(memory, t), what, rooms=True)
     if found:
         rows = memory.store.rows(
             "MATCH (e:Episode)-[:Mentions]->(x:Entity) WHERE x.id IN $ids AND e.turn <= $t"

@@ -25,6 +25,7 @@ _WRITE_WORDS = re.compile(
     r"USE|BEGIN|COMMIT|ROLLBACK|CHECKPOINT)\b",
     re.I,
 )
+_PARAM = re.compile(r"\$(\w+)")
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`")
 
 
@@ -126,13 +127,15 @@ class GraphStore:
             return self.conn.execute(query)
         # Planning a query costs as much as running it on a small graph, so the
         # fixed queries of ingestion and questions are prepared once.
-        prepared = self._prepared.get(query)
-        if prepared is None:
+        cached = self._prepared.get(query)
+        if cached is None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
-                prepared = self.conn.prepare(query)
-            self._prepared[query] = prepared
-        return self.conn.execute(prepared, params)
+                cached = (self.conn.prepare(query), frozenset(_PARAM.findall(query)))
+            self._prepared[query] = cached
+        prepared, names = cached
+        # Kuzu refuses parameters a statement does not use; callers may share one dict.
+        return self.conn.execute(prepared, {k: v for k, v in params.items() if k in names})
 
     def rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         """Run a read query and return all rows."""
