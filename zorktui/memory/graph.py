@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from zorktui.engine.turn import Turn
 from zorktui.memory.ingest import Ingestor, Vocabulary
@@ -45,6 +45,10 @@ class Memory:
         # Questions may come from a UI thread while a worker ingests.
         self.lock = threading.RLock()
         self._vocabulary = vocabulary
+        #: Bumped by every rewind, so late LLM results about undone turns are dropped.
+        self.generation = 0
+        #: Called (under the lock) before each write, e.g. to apply finished LLM extractions.
+        self.before_write: list[Callable[[], object]] = []
         self._load()
 
     def _load(self) -> None:
@@ -100,6 +104,8 @@ class Memory:
     def flush(self) -> None:
         """Write queued rows now (one transaction)."""
         with self.lock:
+            for hook in self.before_write:
+                hook()
             if not self.ingestor.batch and self._stored_position == self.position:
                 return
             batch = self.ingestor.take()
@@ -116,6 +122,7 @@ class Memory:
         """
         with self.lock:
             self.flush()
+            self.generation += 1
             params = {"t": to_turn, "open": OPEN}
             self.store.write([
                 ("MATCH (e:Episode) WHERE e.turn > $t DETACH DELETE e", params),

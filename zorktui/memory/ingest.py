@@ -129,7 +129,7 @@ class Ingestor:
     # ---------------------------------------------------------------- facts
     def open(self, src: str, relation: str, dst: str, turn: int, detail: str = "", source: str = ENGINE) -> OpenFact:
         """Open a fact now unless the same one already holds."""
-        existing = self.mirror.find(src, relation, dst, detail)
+        existing = self.mirror.find(src, relation, dst, detail, source)
         if existing is not None:
             return existing
         fact = OpenFact(self.mirror.next_key, src, relation, dst, detail, turn, source)
@@ -141,7 +141,7 @@ class Ingestor:
         }
         self.mention(src, "changed")
         self.mention(dst, "changed")
-        if relation in (EXIT, BLOCKED):
+        if relation in (EXIT, BLOCKED) and source == ENGINE:
             self.mirror.tried.setdefault(src, set()).add(detail)
             hint = self.mirror.find(src, LEADS, direction_id(detail), detail)
             if hint is not None:

@@ -181,7 +181,7 @@ def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
         if direction == "down":
             found[a].down = True
     for rid, relation, detail in memory.store.rows(
-        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$leads, $blocked, $is]"
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$leads, $blocked, $is] AND f.source = 'engine'"
         " AND f.valid_from <= $t AND f.valid_to > $t AND a.kind = 'room' RETURN a.id, f.relation, CASE WHEN b.id = $dark THEN 'dark' ELSE f.detail END",
         {"leads": LEADS, "blocked": BLOCKED, "is": IS, "t": t, "dark": state_id("dark")},
     ):

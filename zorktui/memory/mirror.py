@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.memory.schema import OPEN
+from zorktui.memory.schema import ENGINE, OPEN
 
 
 @dataclass
@@ -58,18 +58,25 @@ class Mirror:
     #: Exits and blocked directions ever learned per room, open or not (for "tried").
     tried: dict[str, set[str]] = field(default_factory=dict)
 
-    def by(self, src: str | None = None, relation: str | None = None, dst: str | None = None) -> list[OpenFact]:
-        """Open facts matching the given parts (None matches anything)."""
+    def by(
+        self, src: str | None = None, relation: str | None = None, dst: str | None = None, source: str | None = ENGINE
+    ) -> list[OpenFact]:
+        """Open facts matching the given parts (None matches anything).
+
+        Engine facts only by default: a model's "lamp | in | kitchen" must not
+        be taken for (or closed as) the engine's own fact.
+        """
         return [
             f
             for f in self.facts.values()
-            if (src is None or f.src == src) and (relation is None or f.relation == relation) and (dst is None or f.dst == dst)
+            if (src is None or f.src == src) and (relation is None or f.relation == relation)
+            and (dst is None or f.dst == dst) and (source is None or f.source == source)
         ]
 
-    def find(self, src: str, relation: str, dst: str, detail: str = "") -> OpenFact | None:
+    def find(self, src: str, relation: str, dst: str, detail: str = "", source: str = ENGINE) -> OpenFact | None:
         """The open fact with exactly these parts, if any."""
         for f in self.facts.values():
-            if f.src == src and f.relation == relation and f.dst == dst and f.detail == detail:
+            if f.src == src and f.relation == relation and f.dst == dst and f.detail == detail and f.source == source:
                 return f
         return None
 

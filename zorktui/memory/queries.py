@@ -157,7 +157,7 @@ def _until(valid_to: int) -> int | None:
 
 def _room_at(memory: Memory, t: int) -> Place | None:
     rows = memory.store.rows(
-        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND {_VALID} RETURN r.id, r.name",
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND f.source = 'engine' AND {_VALID} RETURN r.id, r.name",
         {"p": PLAYER, "at": AT, "t": t},
     )
     return Place(rows[0][0], rows[0][1]) if rows else None
@@ -180,7 +180,7 @@ def inventory(memory: Memory, as_of: int | None = None) -> list[Place]:
     """What the player carried at a turn, in the order it was picked up."""
     t = turn_of(memory, as_of)
     rows = memory.store.rows(
-        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(x:Entity) WHERE f.relation = $has AND {_VALID}"
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(x:Entity) WHERE f.relation = $has AND f.source = 'engine' AND {_VALID}"
         " RETURN x.id, x.name ORDER BY f.valid_from, f.key",
         {"p": PLAYER, "has": HAS, "t": t},
     )
@@ -193,7 +193,7 @@ def _containers(memory: Memory, eid: str, t: int) -> list[Place]:
     current = eid
     for _ in range(6):
         rows = memory.store.rows(
-            f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND {_VALID} RETURN b.id, b.name, b.kind",
+            f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND {_VALID} RETURN b.id, b.name, b.kind",
             {"id": current, "rin": IN, "t": t},
         )
         if not rows or rows[0][0] in seen:
@@ -241,12 +241,12 @@ def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Wherea
 def _last_place(memory: Memory, eid: str, t: int) -> list[list[Any]]:
     # Two anchored lookups beat one query whose OR defeats the primary-key index.
     placed = memory.store.rows(
-        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.valid_from <= $t"
+        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND f.valid_from <= $t"
         " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
         {"id": eid, "rin": IN, "t": t},
     )
     held = memory.store.rows(
-        "MATCH (p:Entity {id: $p})-[f:Fact]->(b:Entity {id: $id}) WHERE f.relation = $has AND f.valid_from <= $t"
+        "MATCH (p:Entity {id: $p})-[f:Fact]->(b:Entity {id: $id}) WHERE f.relation = $has AND f.source = 'engine' AND f.valid_from <= $t"
         " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
         {"id": eid, "has": HAS, "p": PLAYER, "t": t},
     )
@@ -268,7 +268,7 @@ def all_exits(memory: Memory, as_of: int | None = None) -> list[tuple[str, str, 
     return [
         (a, d, b, int(s))
         for a, d, b, s in memory.store.rows(
-            f"MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation = $exit AND {_VALID}"
+            f"MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation = $exit AND f.source = 'engine' AND {_VALID}"
             " RETURN a.id, f.detail, b.id, f.valid_from ORDER BY f.valid_from",
             {"exit": EXIT, "t": t},
         )
@@ -292,13 +292,13 @@ def exits(memory: Memory, room: str | None = None, as_of: int | None = None) -> 
         return None, [], []
     params = {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "t": t}
     rows = memory.store.rows(
-        f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked] AND {_VALID}"
+        f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked] AND f.source = 'engine' AND {_VALID}"
         " RETURN f.relation, f.detail, b.id, b.name, f.valid_from",
         params,
     )
     # Anchored on the room both ways: Kuzu keeps backward adjacency lists too.
     back = {a for (a,) in memory.store.rows(
-        f"MATCH (a:Entity)-[f:Fact]->(b:Entity {{id: $id}}) WHERE f.relation = $exit AND {_VALID} RETURN a.id",
+        f"MATCH (a:Entity)-[f:Fact]->(b:Entity {{id: $id}}) WHERE f.relation = $exit AND f.source = 'engine' AND {_VALID} RETURN a.id",
         {"id": place.id, "exit": EXIT, "t": t},
     )}
     found: list[Exit] = []
@@ -321,7 +321,7 @@ def unexplored(memory: Memory, room: str | None = None, as_of: int | None = None
     if place is None:
         return None
     rows = memory.store.rows(
-        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads]"
+        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads] AND f.source = 'engine'"
         " AND f.valid_from <= $t RETURN f.relation, f.detail, f.valid_to > $t",
         {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "leads": LEADS, "t": t},
     )

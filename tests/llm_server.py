@@ -1,0 +1,82 @@
+"""A real OpenAI-compatible HTTP server on 127.0.0.1 that replies from a script (for tests).
+
+Each POST to ``/v1/chat/completions`` takes the next scripted step:
+a string (the reply text), an int (an HTTP error status), a ``("sleep", s, text)``
+tuple (a slow reply), or ``("raw", body)`` (a malformed body). Requests are kept
+for the test to inspect. No model is involved.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class ScriptedLLM:
+    """Start with ``with ScriptedLLM([...]) as llm:``; ``llm.base_url`` is the endpoint."""
+
+    def __init__(self, steps: list[Any] | None = None, default: str = "") -> None:
+        self.steps = list(steps or [])
+        self.default = default
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server hook
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.requests.append(body)
+                    server.headers.append(dict(self.headers))
+                    step = server.steps.pop(0) if server.steps else server.default
+                if isinstance(step, int):
+                    self._send(step, {"error": {"message": f"scripted {step}", "type": "server_error"}})
+                    return
+                if isinstance(step, tuple) and step[0] == "raw":
+                    self._send_bytes(200, step[1].encode())
+                    return
+                if isinstance(step, tuple) and step[0] == "sleep":
+                    time.sleep(step[1])
+                    step = step[2]
+                text = str(step)
+                self._send(200, {
+                    "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 10 + len(json.dumps(body)) // 4, "completion_tokens": 1 + len(text) // 4,
+                              "total_tokens": 11 + len(json.dumps(body)) // 4 + len(text) // 4},
+                })
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                self._send_bytes(status, json.dumps(payload).encode())
+
+            def _send_bytes(self, status: int, data: bytes) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def push(self, *steps: Any) -> None:
+        """Add steps to the script."""
+        with self._lock:
+            self.steps.extend(steps)
+
+    def __enter__(self) -> "ScriptedLLM":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
