@@ -130,3 +130,27 @@ def test_no_llm_configured_means_extraction_off(tmp_path: Path, monkeypatch: pyt
         extractor = Extractor(memory, None)
         assert not extractor.enabled and extractor.submit(Game(bundled_story()).current) is None
     assert "sk-" not in repr(LlmConfig(api_key="sk-secret")) and "api_key" not in LlmConfig(api_key="x").public()
+
+
+def test_cli_run_with_llm_extraction(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "cmds.txt"
+    script.write_text("\n".join(WALK[:3]))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    with ScriptedLLM(default="tea flask | smells of | smoke") as llm:
+        r = subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(tmp_path / "s"),
+                            "--llm-extract", "--base-url", llm.base_url, "--model", "scripted"],
+                           capture_output=True, text=True, timeout=120, env=env)
+        assert r.returncode == 0, r.stderr
+        assert len(llm.requests) == 4 and llm.requests[0]["model"] == "scripted"
+    r = subprocess.run([sys.executable, "-m", "zorktui", "memory", str(tmp_path / "s"), "--json", "--cypher",
+                        "MATCH (a)-[f:Fact]->(b) WHERE f.source = 'llm' RETURN a.name, f.relation, b.name LIMIT 1"],
+                       capture_output=True, text=True, timeout=120)
+    assert json.loads(r.stdout)["rows"] == [["tea flask", "smells of", "smoke"]]
+    r = subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(tmp_path / "t"),
+                        "--llm-extract"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no LLM configured" in r.stderr

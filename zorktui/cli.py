@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--jsonl", type=Path, help="write the trajectory here ('-' for stdout)")
     run.add_argument("--session", type=Path, help="session folder: trajectory.jsonl, session.json, memory/")
     run.add_argument("--no-memory", action="store_true", help="with --session: keep no AriGraph memory")
+    run.add_argument("--llm-extract", action="store_true",
+                     help="with --session: LLM triplet extraction into the memory (OPENAI_API_KEY / OPENAI_BASE_URL)")
+    run.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
+    run.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
 
     memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
@@ -104,6 +108,16 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
             source = args.commands.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError as exc:
             fail(f"{args.commands}: cannot read ({exc.strerror or exc})")
+    llm = None
+    if getattr(args, "llm_extract", False):
+        if not args.session or args.no_memory:
+            fail("--llm-extract needs --session (and the memory)")
+        from zorktui.agent.llm import LlmClient, LlmConfig
+
+        try:
+            llm = LlmClient(LlmConfig.from_env(args.model, args.base_url))
+        except ZorkTuiError as exc:
+            fail(str(exc))
     game = _open_game(args.story, args.seed)
     to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
     options = RunOptions(
@@ -111,6 +125,7 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
         session=args.session,
         valid_actions=args.valid_actions,
         memory=not getattr(args, "no_memory", False),
+        llm=llm,
         actor="script" if source is not None or not sys.stdin.isatty() else "human",
     )
     if source is None:

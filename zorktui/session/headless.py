@@ -6,7 +6,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
@@ -33,6 +33,7 @@ class RunOptions:
         valid_actions: Record the valid actions after each turn.
         actor: Who the commands come from ("script" for files, "human" for a terminal).
         memory: Keep the AriGraph memory in the session folder.
+        llm: An LLM client for memory extraction (None: off).
     """
 
     jsonl: Path | None = None
@@ -40,6 +41,7 @@ class RunOptions:
     valid_actions: bool = False
     actor: str = "script"
     memory: bool = True
+    llm: Any = None
 
 
 def _status(turn: Turn, max_score: int | None) -> str:
@@ -69,7 +71,7 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
         The last turn played.
     """
     # The recorder checks the folder before anything is written anywhere.
-    recorder = SessionRecorder(options.session, game, mode="script", memory=options.memory) if options.session else None
+    recorder = SessionRecorder(options.session, game, mode="script", memory=options.memory, llm=options.llm) if options.session else None
     writers: list[TrajectoryWriter] = []
     if options.jsonl:
         writers.append(TrajectoryWriter(options.jsonl))

@@ -27,6 +27,8 @@ class SessionRecorder:
         agent: Agent settings for the header (never secrets).
         memory: Keep the AriGraph memory in ``memory/``.
         participant: A pseudonym for human-baseline data.
+        llm: An LLM client for AriGraph triplet extraction after each turn
+            (None: extraction off).
 
     Raises:
         SessionError: The folder already holds a session.
@@ -40,6 +42,7 @@ class SessionRecorder:
         agent: dict[str, Any] | None = None,
         memory: bool = True,
         participant: str | None = None,
+        llm: Any = None,
     ) -> None:
         self.folder = SessionFolder(Path(root))
         if self.folder.trajectory.exists() and self.folder.trajectory.stat().st_size > 0:
@@ -57,6 +60,11 @@ class SessionRecorder:
             from zorktui.memory.graph import Memory
 
             self.memory = Memory(self.folder.memory, vocabulary=game.zm.object_vocabulary)
+        self.extractor = None
+        if self.memory is not None and llm is not None:
+            from zorktui.memory.extract import Extractor
+
+            self.extractor = Extractor(self.memory, llm)
         self.writer.write(session_header(game.story, mode=mode, agent=agent, seed=game.seed, participant=participant))
 
     def opening(self, turn: Turn, extra: dict[str, Any] | None = None) -> None:
@@ -68,6 +76,8 @@ class SessionRecorder:
         self.writer.write(turn_record(turn, actor=actor, extra=extra))
         if self.memory is not None:
             self.memory.ingest(turn, actor=actor)
+        if self.extractor is not None:
+            self.extractor.submit(turn)
 
     def undo(self, turn: Turn) -> None:
         """Record that play went back to ``turn`` (undo)."""
@@ -91,8 +101,18 @@ class SessionRecorder:
         if self.memory is not None:
             self.memory.apply(record)
 
-    def close(self) -> None:
-        """Flush and close the trajectory and the memory."""
+    def close(self, wait_for_llm: float = 30.0) -> None:
+        """Flush and close the trajectory and the memory.
+
+        Args:
+            wait_for_llm: Seconds to let queued LLM extractions finish first.
+        """
         self.writer.close()
+        if self.extractor is not None:
+            try:
+                self.extractor.wait(wait_for_llm)
+            except TimeoutError:
+                pass
+            self.extractor.close()
         if self.memory is not None:
             self.memory.close()
