@@ -144,8 +144,7 @@ def _layout(room_ids: list[str], links: list[MapLink], start: str | None) -> dic
                 continue
             anchor = (0, max((r for _, r in taken), default=-2) + 2)
         group = _compass_component(root, neighbours, set(pos))
-        base = anchor if not taken else (anchor[0] + 1, anchor[1] + 1)
-        for col, row in _spiral(*base, limit=200):
+        for col, row in _spiral(*anchor, limit=200):
             if all((col + dc, row + dr) not in taken for dc, dr in group.values()):
                 break
         for rid, (dc, dr) in group.items():

@@ -104,7 +104,8 @@ def _path(memory: Memory, room: str, t: int) -> tuple[str, Any]:
     if goal is None:
         return f"No room called {room!r} is known.", None
     if steps is None:
-        return f"No known way leads to {goal.name} from here.", {"room": goal.to_json(), "commands": None}
+        return (f"No way to {goal.name} is known from here yet (exits are learned by walking them).",
+                {"room": goal.to_json(), "commands": None})
     if not steps:
         return f"You are in {goal.name}.", {"room": goal.to_json(), "commands": []}
     return f"To {goal.name}: " + ", ".join(steps), {"room": goal.to_json(), "commands": steps}
@@ -128,6 +129,10 @@ def _search(memory: Memory, word: str, t: int) -> tuple[str, Any]:
     return "\n".join(f.text() for f in facts), [f.to_json() for f in facts]
 
 
+def _help(memory: Memory, _: str, t: int) -> tuple[str, Any]:
+    return HELP, {"help": HELP}
+
+
 def _rooms(memory: Memory, _: str, t: int) -> tuple[str, Any]:
     found = q.rooms(memory, t)
     return (", ".join(r.name for r in found) or "None yet."), [r.to_json() for r in found]
@@ -148,6 +153,7 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, Handler], ...] = tuple(
         (r"^(?:what happened (?:with|to|at|in)|history of|when did i see|what about) (?P<x>.+)$", "history", _history),
         (r"^(?:search|facts about|facts with|grep) (?P<x>.+)$", "search", _search),
         (r"^(?:rooms|visited rooms|rooms visited|where have i been)$", "rooms", _rooms),
+        (r"^(?:help|\?|questions|what can i ask)$", "help", _help),
     )
 )
 
