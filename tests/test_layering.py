@@ -8,7 +8,8 @@ import pytest
 LAYERS = ["zorktui", "zorktui.engine", "zorktui.engine.game", "zorktui.engine.valid_actions",
           "zorktui.record.trajectory", "zorktui.session.headless", "zorktui.session.recorder",
           "zorktui.session.inspect", "zorktui.memory.graph", "zorktui.memory.questions",
-          "zorktui.memory.mapmodel", "zorktui.memory.maprender", "zorktui.cli"]
+          "zorktui.memory.mapmodel", "zorktui.memory.maprender", "zorktui.memory.extract",
+          "zorktui.memory.belief", "zorktui.agent.llm", "zorktui.cli"]
 
 
 @pytest.mark.parametrize("module", LAYERS)
@@ -25,5 +26,6 @@ def test_engine_package_import_is_light() -> None:
 
 def test_memory_package_import_is_light() -> None:
     # Kuzu loads only when a session opens its graph.
-    code = "import sys, zorktui.memory.questions, zorktui.memory.mapmodel; assert 'kuzu' not in sys.modules"
+    code = ("import sys, zorktui.memory.questions, zorktui.memory.mapmodel, zorktui.agent.llm;"
+            " assert 'kuzu' not in sys.modules and 'openai' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

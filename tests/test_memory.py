@@ -265,3 +265,29 @@ def test_cli_memory_and_map(walked: Path, tmp_path: Path) -> None:
     for args in (["memory", str(broken), "where am i"], ["map", str(tmp_path / "nowhere")]):
         r = zorktui(*args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+
+
+def test_questions_while_another_thread_ingests(tmp_path: Path) -> None:
+    import threading
+
+    game = Game(bundled_story())
+    turns = [game.current] + [game.step(c) for c in (WALK[:-1] + ["north", "south", "look"] * 60)]
+    errors: list[BaseException] = []
+    with Memory(tmp_path / "m", vocabulary=game.zm.object_vocabulary, batch_turns=4) as memory:
+        def feed() -> None:
+            try:
+                for turn in turns:
+                    memory.ingest(turn)
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+
+        worker = threading.Thread(target=feed)
+        worker.start()
+        while worker.is_alive():
+            ask(memory, "where am i")
+            ask(memory, "exits")
+        worker.join()
+        assert not errors
+        assert q.where_am_i(memory)[0].name == turns[-1].location.name
+        assert memory.last_turn == turns[-1].turn
+    game.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -81,6 +82,9 @@ class GraphStore:
 
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
+        # One connection serves the game loop and a UI asking questions; a
+        # transaction must not interleave with another thread's statements.
+        self._lock = threading.RLock()
         self.path = self.folder / DB_FILE
         #: Set when a damaged database was moved aside and a new one started.
         self.rebuilt_from: Path | None = None
@@ -122,7 +126,7 @@ class GraphStore:
         return aside
 
     # ----------------------------------------------------------------- reads
-    def _run(self, query: str, params: dict[str, Any] | None) -> Any:
+    def _run_locked(self, query: str, params: dict[str, Any] | None) -> Any:
         if not params:
             return self.conn.execute(query)
         # Planning a query costs as much as running it on a small graph, so the
@@ -139,7 +143,8 @@ class GraphStore:
 
     def rows(self, query: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
         """Run a read query and return all rows."""
-        return self._run(query, params).get_all()
+        with self._lock:
+            return self._run_locked(query, params).get_all()
 
     def read_only(self, query: str, params: dict[str, Any] | None = None) -> tuple[list[str], list[list[Any]]]:
         """Run a user's Cypher inside a read-only transaction.
@@ -152,6 +157,10 @@ class GraphStore:
             MemoryStoreError: The query is not valid Cypher for this schema.
         """
         text = check_read_only(query)
+        with self._lock:
+            return self._read_only_locked(text, params)
+
+    def _read_only_locked(self, text: str, params: dict[str, Any] | None) -> tuple[list[str], list[list[Any]]]:
         self.conn.execute("BEGIN TRANSACTION READ ONLY")
         try:
             result = self.conn.execute(text, params or {})
@@ -174,14 +183,15 @@ class GraphStore:
         """Run write statements in one transaction (all or nothing)."""
         if not statements:
             return
-        self.conn.execute("BEGIN TRANSACTION")
-        try:
-            for query, params in statements:
-                self._run(query, params)
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        with self._lock:
+            self.conn.execute("BEGIN TRANSACTION")
+            try:
+                for query, params in statements:
+                    self._run_locked(query, params)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
 
     def set_meta(self, values: dict[str, int]) -> None:
         """Set bookkeeping numbers (in their own transaction)."""
