@@ -16,6 +16,7 @@ from paths import BUNDLED_WALKTHROUGH, commands
 from zorktui.engine.game import Game
 from zorktui.locations import bundled_story
 from zorktui.memory import queries as q
+from zorktui.memory.belief import belief_state
 from zorktui.memory.graph import Memory
 from zorktui.memory.mapmodel import build_map
 from zorktui.memory.maprender import render_map
@@ -291,3 +292,14 @@ def test_questions_while_another_thread_ingests(tmp_path: Path) -> None:
         assert q.where_am_i(memory)[0].name == turns[-1].location.name
         assert memory.last_turn == turns[-1].turn
     game.close()
+
+
+def test_belief_state_is_short_ranked_and_current(memory: Memory) -> None:
+    belief = belief_state(memory, as_of=15)  # back on the Shingle Path with the lantern, key and matches
+    lines = belief.lines()
+    assert lines[0] == "Location: Shingle Path" and lines[1].startswith("Carrying: iron key, brass lantern")
+    assert any(line.startswith("Exits: ") and "west -> Cottage Kitchen" in line for line in lines)
+    assert "Nessa Tregarth (Cottage Kitchen)" in belief.elsewhere
+    assert len(belief.elsewhere) <= 8 and len(belief.text()) < 1500
+    now = belief_state(memory)
+    assert now.room == "Lamp Room" and now.turn == memory.last_turn

@@ -27,6 +27,7 @@ class BeliefState:
     blocked: list[str] = field(default_factory=list)
     unexplored: list[str] = field(default_factory=list)
     here: list[str] = field(default_factory=list)
+    #: Objects in other rooms: those the player has handled first, then the most recently seen.
     elsewhere: list[str] = field(default_factory=list)
     dark_rooms: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -87,11 +88,18 @@ def belief_state(memory: Memory, as_of: int | None = None, limit: int = 8) -> Be
             xid = cid
         return None
 
-    for xid, name, cid, cname, ckind in rows:
+    # Things the player has named in commands are the notable ones; then the most recently seen.
+    handled = dict(memory.store.rows(
+        "MATCH (e:Episode)-[m:Mentions]->(x:Entity) WHERE m.role = 'command' AND e.turn <= $t RETURN x.id, count(*)",
+        {"t": t},
+    ))
+    elsewhere: list[tuple[int, int, str]] = []
+    for rank, (xid, name, cid, cname, ckind) in enumerate(rows):
         if room_of(xid) == place.id:
             state.here.append(name if ckind == "room" else f"{name} (in {cname})")
-        elif ckind == "room" and len(state.elsewhere) < limit:
-            state.elsewhere.append(f"{name} ({cname})")
+        elif ckind == "room":
+            elsewhere.append((-int(handled.get(xid, 0)), rank, f"{name} ({cname})"))
+    state.elsewhere = [text for _, _, text in sorted(elsewhere)[:limit]]
     state.here = state.here[: limit * 2]
     state.dark_rooms = [
         name for (name,) in memory.store.rows(
