@@ -256,6 +256,12 @@ def test_cli_memory_and_map(walked: Path, tmp_path: Path) -> None:
     assert json.loads(r.stdout)["rows"] == [[len(WALK) + 1]]
     r = zorktui("memory", str(walked), "--cypher", "MATCH (e:Episode) DELETE e")
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "read-only" in r.stderr
+    # Kuzu 0.11 segfaults on this valid query; the CLI runs ad-hoc Cypher in a child and says so in a line.
+    crash = ("MATCH (a:Entity)-[f:Fact]->(b:Entity) RETURN a.id AS x, b.id AS y UNION ALL "
+             "MATCH (p:Entity {id: 'player'})-[f:Fact]->(b:Entity) RETURN b.id AS x, b.id AS y")
+    r = zorktui("memory", str(walked), "--cypher", crash)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unchanged" in r.stderr
+    assert zorktui("memory", str(walked), "where am i").stdout.strip() == "Lamp Room"
     r = zorktui("memory", str(walked), "tell me a joke")
     assert r.returncode == 1 and "path to ROOM" in r.stdout
     r = zorktui("map", str(walked))

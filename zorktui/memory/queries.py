@@ -217,15 +217,14 @@ def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Wherea
         as_of: The turn to ask at (None: now).
     """
     t = turn_of(memory, as_of)
-    found = match_entities(_known(memory, t), what)
+    found = [e for e in match_entities(_known(memory, t), what) if e.kind != "room"]
+    latest = _last_places(memory, [e.id for e in found], t)
     out: list[Whereabouts] = []
     for entity in found:
-        if entity.kind == "room":
+        row = latest.get(entity.id)
+        if row is None:
             continue
-        rows = _last_place(memory, entity.id, t)
-        if not rows:
-            continue
-        relation, bid, bname, bkind, since, until = rows[0]
+        relation, bid, bname, bkind, since, until = row
         current = until > t
         thing = Place(entity.id, entity.name)
         if relation == HAS:
@@ -238,21 +237,27 @@ def where_is(memory: Memory, what: str, as_of: int | None = None) -> list[Wherea
     return out
 
 
-def _last_place(memory: Memory, eid: str, t: int) -> list[list[Any]]:
-    # Two anchored lookups beat one query whose OR defeats the primary-key index.
-    placed = memory.store.rows(
-        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND f.valid_from <= $t"
-        " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
-        {"id": eid, "rin": IN, "t": t},
+def _last_places(memory: Memory, ids: list[str], t: int) -> dict[str, list[Any]]:
+    """Each entity's newest place fact up to ``t`` (held by the player, or in something)."""
+    if not ids:
+        return {}
+    # Two statements for all the matched things (not one per thing): placed in something, or held.
+    params = {"ids": ids, "rin": IN, "has": HAS, "p": PLAYER, "t": t}
+    rows = memory.store.rows(
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE a.id IN $ids AND f.relation = $rin AND f.source = 'engine'"
+        " AND f.valid_from <= $t RETURN a.id, f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
+        params,
+    ) + memory.store.rows(
+        "MATCH (p:Entity {id: $p})-[f:Fact]->(b:Entity) WHERE b.id IN $ids AND f.relation = $has"
+        " AND f.source = 'engine' AND f.valid_from <= $t RETURN b.id, f.relation, p.id, p.name, p.kind, f.valid_from, f.valid_to",
+        params,
     )
-    held = memory.store.rows(
-        "MATCH (p:Entity {id: $p})-[f:Fact]->(b:Entity {id: $id}) WHERE f.relation = $has AND f.source = 'engine' AND f.valid_from <= $t"
-        " RETURN f.relation, b.id, b.name, b.kind, f.valid_from, f.valid_to",
-        {"id": eid, "has": HAS, "p": PLAYER, "t": t},
-    )
-    rows = placed + held
-    rows.sort(key=lambda r: (min(r[5], t + 1), r[4]), reverse=True)
-    return rows[:1]
+    best: dict[str, list[Any]] = {}
+    for eid, *row in rows:
+        key = (min(row[5], t + 1), row[4])
+        if eid not in best or key > (min(best[eid][5], t + 1), best[eid][4]):
+            best[eid] = row
+    return best
 
 
 def _room(memory: Memory, room: str | None, t: int) -> Place | None:

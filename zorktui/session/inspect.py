@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from zorktui.session.folder import open_memory
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return str(value)
 
 
 def ask_session(root: Path, question: str, as_of: int | None, as_json: bool, out: IO[str] = sys.stdout) -> int:
@@ -40,18 +31,33 @@ def ask_session(root: Path, question: str, as_of: int | None, as_json: bool, out
 def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.stdout) -> int:
     """Run read-only Cypher on a session's memory and print the rows.
 
+    The query runs in a child process: a Kuzu crash on an odd query then
+    costs one line of error, not the caller.
+
     Raises:
-        ZorkTuiError: Not a session, the memory is busy, the query writes or is invalid.
+        ZorkTuiError: Not a session, the memory is busy, the query writes, is
+            invalid, or crashed the database engine.
     """
-    with open_memory(root) as memory:
-        memory.flush()
-        columns, rows = memory.store.read_only(query)
+    from zorktui.memory.store import MemoryStoreError, check_read_only
+
+    check_read_only(query)
+    with open_memory(root) as memory:  # bring the memory up to date, then let go of it
+        folder = memory.store.folder
+    child = subprocess.run(
+        [sys.executable, "-m", "zorktui.session.cypher_child", str(folder), query],
+        capture_output=True, text=True, timeout=600,
+    )
+    if child.returncode != 0 or not child.stdout.strip():
+        raise MemoryStoreError(f"the query crashed the database engine (exit {child.returncode}); the memory is unchanged")
+    result = json.loads(child.stdout.strip().splitlines()[-1])
+    if "error" in result:
+        raise MemoryStoreError(result["error"])
     if as_json:
-        print(json.dumps({"columns": columns, "rows": _jsonable(rows)}, ensure_ascii=False), file=out)
+        print(json.dumps(result, ensure_ascii=False), file=out)
         return 0
-    print(" | ".join(columns), file=out)
-    for row in rows:
-        print(" | ".join(json.dumps(_jsonable(v), ensure_ascii=False) if not isinstance(v, str) else v for v in row), file=out)
+    print(" | ".join(result["columns"]), file=out)
+    for row in result["rows"]:
+        print(" | ".join(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in row), file=out)
     return 0
 
 
