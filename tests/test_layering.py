@@ -9,7 +9,7 @@ LAYERS = ["zorktui", "zorktui.engine", "zorktui.engine.game", "zorktui.engine.va
           "zorktui.record.trajectory", "zorktui.session.headless", "zorktui.session.recorder",
           "zorktui.session.inspect", "zorktui.memory.graph", "zorktui.memory.questions",
           "zorktui.memory.mapmodel", "zorktui.memory.maprender", "zorktui.memory.extract",
-          "zorktui.memory.belief", "zorktui.agent.llm", "zorktui.cli"]
+          "zorktui.memory.belief", "zorktui.agent.llm", "zorktui.agent.reply", "zorktui.agent.safety", "zorktui.cli"]
 
 
 @pytest.mark.parametrize("module", LAYERS)
