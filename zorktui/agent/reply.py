@@ -65,5 +65,8 @@ def parse_reply(reply: str) -> ReflActReply | None:
     actions = [a for a in (_clean_action(a) for a in parts["action"]) if a]
     if not actions or len(actions[-1]) > MAX_AGENT_COMMAND or "\n" in actions[-1]:
         return None
-    clean = lambda xs: safe_command(" ".join(xs)).strip("*_ ")  # noqa: E731 - tiny local helper
-    return ReflActReply(clean(parts["reflection"]), clean(parts["objective"]), actions[-1])
+    return ReflActReply(_joined(parts["reflection"]), _joined(parts["objective"]), actions[-1])
+
+
+def _joined(lines: list[str]) -> str:
+    return safe_command(" ".join(lines)).strip("*_ ")

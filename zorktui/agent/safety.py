@@ -40,7 +40,7 @@ def reserved_reason(command: str) -> str | None:
         return "empty command"
     if words[0] in RESERVED or (words[0] in ("*", "#", "/")):
         return f"'{words[0]}' is for the person to type, not the agent"
-    if any(w in ("then",) for w in words) or ";" in command:
+    if "then" in words or ";" in command:
         return "one command at a time"
     if len(command) > MAX_AGENT_COMMAND:
         return f"longer than {MAX_AGENT_COMMAND} characters"

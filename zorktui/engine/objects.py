@@ -93,23 +93,23 @@ class ObjectTable:
         """The object's first child (0 for none)."""
         return self._link(obj, 2)
 
+    def _walk(self, obj: int, first: int, then: int) -> list[int]:
+        # Follow one tree link, then another, stopping at 0, a bad number or a
+        # corrupt cycle (more steps than there are objects).
+        out: list[int] = []
+        o = self._link(obj, first) if self.valid(obj) else 0
+        while o and self.valid(o) and len(out) <= self.count:
+            out.append(o)
+            o = self._link(o, then)
+        return out
+
     def children(self, obj: int) -> list[int]:
         """The object's children in tree order (guarded against corrupt cycles)."""
-        out: list[int] = []
-        c = self.child(obj) if self.valid(obj) else 0
-        while c and self.valid(c) and len(out) <= self.count:
-            out.append(c)
-            c = self.sibling(c)
-        return out
+        return self._walk(obj, 2, 1)
 
     def ancestors(self, obj: int) -> list[int]:
         """Parent, grandparent, ... up to the root (nearest first)."""
-        out: list[int] = []
-        p = self.parent(obj) if self.valid(obj) else 0
-        while p and self.valid(p) and len(out) <= self.count:
-            out.append(p)
-            p = self.parent(p)
-        return out
+        return self._walk(obj, 0, 0)
 
     def descendants(self, obj: int, max_depth: int = 8) -> Iterator[tuple[int, int]]:
         """Yield ``(object, depth)`` below ``obj`` in depth-first tree order."""

@@ -34,14 +34,15 @@ class BeliefState:
 
     def lines(self) -> list[str]:
         """The block as lines, empty sections left out."""
-        out = [f"Location: {self.room or 'unknown'}{' (dark)' if self.dark else ''}"]
+        out = [
+            f"Location: {self.room or 'unknown'}{' (dark)' if self.dark else ''}",
+            f"Carrying: {', '.join(self.inventory) if self.inventory else 'nothing'}",
+        ]
         sections = (
-            ("Carrying", self.inventory), ("Exits", self.exits), ("Blocked", self.blocked),
-            ("Unexplored", self.unexplored), ("Here", self.here), ("Seen elsewhere", self.elsewhere),
-            ("Dark rooms", self.dark_rooms), ("Notes", self.notes),
+            ("Exits", self.exits), ("Blocked", self.blocked), ("Unexplored", self.unexplored), ("Here", self.here),
+            ("Seen elsewhere", self.elsewhere), ("Dark rooms", self.dark_rooms), ("Notes", self.notes),
         )
-        out.append(f"Carrying: {', '.join(self.inventory) if self.inventory else 'nothing'}")
-        for title, items in sections[1:]:
+        for title, items in sections:
             if items:
                 out.append(f"{title}: {'; '.join(items)}")
         return out

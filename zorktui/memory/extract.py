@@ -204,6 +204,8 @@ class Extractor:
             self._pool.submit(lambda: None).result(timeout=timeout)
 
     def close(self) -> None:
-        """Stop the worker (queued work is dropped)."""
+        """Stop the worker (queued work is dropped) and stop applying results."""
+        if self.apply_pending in self.memory.before_write:
+            self.memory.before_write.remove(self.apply_pending)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -279,11 +279,10 @@ class Ingestor:
             info = self.mirror.entities.get(eid)
             if info is None:
                 continue
-            head = info.name.lower().split()[-1:] if info.name else []
-            nouns = set(head) | (set(info.words) & command_words)
-            if nouns & command_words:
+            head = set(info.name.lower().split()[-1:])
+            if (head | set(info.words)) & command_words:
                 self.mention(eid, "command")
-            elif set(head) & text_words:
+            elif head & text_words:
                 self.mention(eid, "text")
 
     def take(self) -> Batch:

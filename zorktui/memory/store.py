@@ -22,7 +22,7 @@ DB_FILE = "graph.kuzu"
 
 # Clauses that change data or escape the read-only transaction the query runs in.
 _WRITE_WORDS = re.compile(
-    r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|ALTER|COPY|EXPORT|IMPORT|INSTALL|LOAD|ATTACH|DETACH|"
+    r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|ALTER|COPY|EXPORT|IMPORT|INSTALL|LOAD|ATTACH|"
     r"USE|BEGIN|COMMIT|ROLLBACK|CHECKPOINT)\b",
     re.I,
 )
@@ -78,8 +78,6 @@ class GraphStore:
     """
 
     def __init__(self, folder: Path | str) -> None:
-        import kuzu  # lazy: the engine and CLI start faster without it
-
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         # One connection serves the game loop and a UI asking questions; a
@@ -89,31 +87,35 @@ class GraphStore:
         #: Set when a damaged database was moved aside and a new one started.
         self.rebuilt_from: Path | None = None
         try:
-            self.db = kuzu.Database(str(self.path))
+            self._connect()
         except RuntimeError as exc:
             if "lock" in str(exc).lower():
                 raise MemoryStoreError(f"{self.folder}: the memory is open in another zorktui process") from None
-            self.rebuilt_from = self._move_aside()
-            try:
-                self.db = kuzu.Database(str(self.path))
-            except RuntimeError as again:
-                raise MemoryStoreError(f"{self.folder}: cannot create the memory database: {_short(again)}") from None
+            self._rebuild()
+        version = self.meta("schema")
+        if version is not None and version != SCHEMA_VERSION:
+            self.close()
+            self._rebuild()
+        elif version is None:
+            self.set_meta({"schema": SCHEMA_VERSION})
+
+    def _connect(self) -> None:
+        import kuzu  # lazy: the engine and CLI start faster without it
+
+        self.db = kuzu.Database(str(self.path))
         self.conn = kuzu.Connection(self.db)
         self._prepared: dict[str, Any] = {}
         for statement in DDL:
             self.conn.execute(statement)
-        version = self.meta("schema")
-        if version is None:
-            self.set_meta({"schema": SCHEMA_VERSION})
-        elif version != SCHEMA_VERSION:
-            self.close()
-            self.rebuilt_from = self._move_aside()
-            self.db = kuzu.Database(str(self.path))
-            self.conn = kuzu.Connection(self.db)
-            self._prepared = {}
-            for statement in DDL:
-                self.conn.execute(statement)
-            self.set_meta({"schema": SCHEMA_VERSION})
+
+    def _rebuild(self) -> None:
+        """Start an empty database beside the damaged or outdated one (the trajectory refills it)."""
+        self.rebuilt_from = self._move_aside()
+        try:
+            self._connect()
+        except RuntimeError as exc:
+            raise MemoryStoreError(f"{self.folder}: cannot create the memory database: {_short(exc)}") from None
+        self.set_meta({"schema": SCHEMA_VERSION})
 
     def _move_aside(self) -> Path:
         # A damaged database is kept for inspection, never deleted: the

@@ -76,14 +76,12 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
     if options.jsonl:
         writers.append(TrajectoryWriter(options.jsonl))
     transcript = not options.jsonl
-    header = session_header(game.story, mode="script", agent=None, seed=game.seed)
+    header = recorder.header if recorder else session_header(game.story, mode="script", agent=None, seed=game.seed)
     extra = _extra(game, options)
-    opening = turn_record(game.opening, actor="game", extra=extra)
+    opening = recorder.opening(game.opening, extra=extra) if recorder else turn_record(game.opening, actor="game", extra=extra)
     for w in writers:
         w.write(header)
         w.write(opening)
-    if recorder:
-        recorder.opening(game.opening, extra=extra)
     if transcript:
         print(game.opening.observation, file=out)
         print(_status(game.opening, game.max_score), file=out)
@@ -98,11 +96,12 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
                 print(f"zorktui: {exc}", file=sys.stderr)
                 continue
             extra = _extra(game, options)
-            record = turn_record(turn, actor=options.actor, extra=extra)
+            if recorder:
+                record = recorder.turn(turn, actor=options.actor, extra=extra)
+            else:
+                record = turn_record(turn, actor=options.actor, extra=extra)
             for w in writers:
                 w.write(record)
-            if recorder:
-                recorder.turn(turn, actor=options.actor, extra=extra)
             if transcript:
                 # At a terminal the player's own line is already on screen.
                 echo = "" if options.actor == "human" else f"\n> {command}"

@@ -65,19 +65,23 @@ class SessionRecorder:
             from zorktui.memory.extract import Extractor
 
             self.extractor = Extractor(self.memory, llm)
-        self.writer.write(session_header(game.story, mode=mode, agent=agent, seed=game.seed, participant=participant))
+        #: The session header, as written (the first trajectory line).
+        self.header = session_header(game.story, mode=mode, agent=agent, seed=game.seed, participant=participant)
+        self.writer.write(self.header)
 
-    def opening(self, turn: Turn, extra: dict[str, Any] | None = None) -> None:
-        """Record turn 0 (the opening text)."""
-        self.turn(turn, actor="game", extra=extra)
+    def opening(self, turn: Turn, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Record turn 0 (the opening text); returns the record written."""
+        return self.turn(turn, actor="game", extra=extra)
 
-    def turn(self, turn: Turn, actor: str, extra: dict[str, Any] | None = None) -> None:
-        """Record a played turn."""
-        self.writer.write(turn_record(turn, actor=actor, extra=extra))
+    def turn(self, turn: Turn, actor: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Record a played turn; returns the record written (for other writers to reuse)."""
+        record = turn_record(turn, actor=actor, extra=extra)
+        self.writer.write(record)
         if self.memory is not None:
             self.memory.ingest(turn, actor=actor)
         if self.extractor is not None:
             self.extractor.submit(turn)
+        return record
 
     def undo(self, turn: Turn) -> None:
         """Record that play went back to ``turn`` (undo)."""
@@ -88,15 +92,16 @@ class SessionRecorder:
         self._rewound("restart", turn)
 
     def _rewound(self, kind: str, turn: Turn) -> None:
-        self.writer.write({"type": kind, "turn": turn.turn, "time": now_iso()})
-        if self.memory is not None:
-            self.memory.rewind(turn.turn)
-            self.memory.position += 1
+        self._event({"type": kind, "turn": turn.turn, "time": now_iso()})
 
     def restore(self, name: str, turn: Turn) -> None:
         """Record that a named checkpoint was restored, landing on ``turn``."""
         record = {"type": "restore", "name": name, "turn": turn.turn, "time": now_iso(),
                   "record": turn_record(turn, actor="game")}
+        self._event(record)
+
+    def _event(self, record: dict[str, Any]) -> None:
+        # The same path a reopened folder replays, so live and replayed memories agree.
         self.writer.write(record)
         if self.memory is not None:
             self.memory.apply(record)
@@ -113,6 +118,8 @@ class SessionRecorder:
                 self.extractor.wait(wait_for_llm)
             except TimeoutError:
                 pass
+            if self.memory is not None:
+                self.memory.flush()  # applies the finished extractions before the extractor lets go
             self.extractor.close()
         if self.memory is not None:
             self.memory.close()
