@@ -71,3 +71,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         terminalreporter.section("TextWorld measurements")
         for label in sorted(report):
             terminalreporter.write_line(f"{label}: {report[label]}")
+
+
+@pytest.fixture(autouse=True)
+def _private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> pathlib.Path:
+    """Every test gets its own data, config and cache folders (knowledge bases, themes, keymaps)."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("ZORKTUI_HOME", str(home))
+    return home

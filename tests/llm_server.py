@@ -2,8 +2,10 @@
 
 Each POST to ``/v1/chat/completions`` takes the next scripted step:
 a string (the reply text), an int (an HTTP error status), a ``("sleep", s, text)``
-tuple (a slow reply), or ``("raw", body)`` (a malformed body). Requests are kept
-for the test to inspect. No model is involved.
+tuple (a slow reply), ``("raw", body)`` (a malformed body), or a callable that
+gets the request body and returns one of those. When the script runs out, the
+``default`` step is used (it may be a callable too). Requests are kept for the
+test to inspect. No model is involved.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 class ScriptedLLM:
     """Start with ``with ScriptedLLM([...]) as llm:``; ``llm.base_url`` is the endpoint."""
 
-    def __init__(self, steps: list[Any] | None = None, default: str = "") -> None:
+    def __init__(self, steps: list[Any] | None = None, default: Any = "") -> None:
         self.steps = list(steps or [])
         self.default = default
         self.requests: list[dict[str, Any]] = []
@@ -37,6 +39,8 @@ class ScriptedLLM:
                     server.requests.append(body)
                     server.headers.append(dict(self.headers))
                     step = server.steps.pop(0) if server.steps else server.default
+                if callable(step):
+                    step = step(body)
                 if isinstance(step, int):
                     self._send(step, {"error": {"message": f"scripted {step}", "type": "server_error"}})
                     return
@@ -58,11 +62,14 @@ class ScriptedLLM:
                 self._send_bytes(status, json.dumps(payload).encode())
 
             def _send_bytes(self, status: int, data: bytes) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a timeout test)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"

@@ -98,10 +98,10 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.headless import RunOptions, read_commands, run
 
-    if args.agent:
-        fail(f"--agent {args.agent} is not available yet; give commands with --commands or on stdin")
     if args.seed is not None and args.seed < 1:
         fail("--seed must be a positive whole number")
+    if args.agent:
+        return _cmd_run_agent(args)
     source = None
     if args.commands and str(args.commands) != "-":
         try:
@@ -144,6 +144,46 @@ def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int
     if not to_stdout and options.jsonl is None:
         if last.done:
             print("\n[The game has ended.]")
+    return 0
+
+
+def _cmd_run_agent(args: argparse.Namespace) -> int:
+    """``zorktui run --agent llm|explore --steps N``: the agent plays on its own, headless."""
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.session.factory import SessionOptions, build_session
+    from zorktui.session.headless import run_agent
+    from zorktui.session.session import StopRules
+
+    if args.agent == "mcts":
+        fail("--agent mcts is not available yet; use llm or explore")
+    if args.commands:
+        fail("give --commands or --agent, not both")
+    if args.steps is None or args.steps < 1:
+        fail("--agent needs --steps N (a positive number of commands)")
+    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
+    options = SessionOptions(
+        story=args.story, mode="autopilot", agent=args.agent, model=args.model, base_url=args.base_url,
+        session=args.session, seed=args.seed, memory=not args.no_memory, llm_extract=args.llm_extract,
+        stop=StopRules(steps=args.steps, on_loop=False), valid_actions=args.valid_actions,
+    )
+    try:
+        built = build_session(options)
+    except (ZorkTuiError, ValueError) as exc:
+        fail(str(exc))
+    for warning in built.warnings:
+        print(f"zorktui: {warning}", file=sys.stderr)
+    session = built.session
+    try:
+        reason = run_agent(session, args.steps, jsonl=Path("/dev/stdout") if to_stdout else args.jsonl)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        session.close()
+        session.game.close()
+    usage = built.llm.usage if built.llm is not None else None
+    spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
+    print(f"zorktui: stopped: {reason} (turn {session.current.turn}, score {session.current.score}){spend}",
+          file=sys.stderr)
     return 0
 
 

@@ -124,6 +124,16 @@ class Game:
         )
 
     # ------------------------------------------------------------------- play
+    def _checked(self, command: str) -> str:
+        command = command.strip()
+        if not command or "\n" in command:
+            raise GameError("a command is one non-empty line")
+        if len(command.encode("cp1252", errors="replace")) > MAX_COMMAND_BYTES:
+            raise GameError(f"command too long (at most {MAX_COMMAND_BYTES} characters)")
+        if self.vm.halted():
+            raise GameError("the story has stopped; restart or undo")
+        return command
+
     def step(self, command: str) -> Turn:
         """Play one command.
 
@@ -137,19 +147,32 @@ class Game:
             GameError: For an empty, multi-line or over-long command, or when
                 the story has halted.
         """
-        command = command.strip()
-        if not command or "\n" in command:
-            raise GameError("a command is one non-empty line")
-        if len(command.encode("cp1252", errors="replace")) > MAX_COMMAND_BYTES:
-            raise GameError(f"command too long (at most {MAX_COMMAND_BYTES} characters)")
-        if self.vm.halted():
-            raise GameError("the story has stopped; restart or undo")
+        command = self._checked(command)
         before = self.vm.snapshot()
         raw = self.vm.step(command)
         turn = self._make_turn(self.current.turn + 1, command, raw, previous=self.current)
         self._undo.append((before, self.current))
         self.current = turn
         return turn
+
+    def peek(self, command: str) -> Turn:
+        """Play a command on a copy of the current state and come back (a look-ahead).
+
+        The game, its undo history and its current turn are left exactly as
+        they were; the returned turn says what the command would do.
+
+        Raises:
+            GameError: As :meth:`step`.
+        """
+        command = self._checked(command)
+        before, status = self.vm.snapshot(), self._status
+        try:
+            raw = self.vm.step(command)
+            return self._make_turn(self.current.turn + 1, command, raw, previous=self.current)
+        finally:
+            self.vm.restore(before)
+            self.zm.refresh(self.vm.ram())
+            self._status = status
 
     def undo(self, n: int = 1) -> Turn:
         """Go back ``n`` turns (interpreter-side: works in v3 stories too).

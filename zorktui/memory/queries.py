@@ -455,3 +455,70 @@ def rooms(memory: Memory, as_of: int | None = None) -> list[Place]:
         {"t": t},
     )
     return [Place(i, n) for i, n in rows]
+
+
+@dataclass(frozen=True)
+class Frontier:
+    """A room with directions the game mentioned but nobody has tried, and the walk there.
+
+    Attributes:
+        room: The room.
+        directions: Mentioned, untried directions from it.
+        path: Commands from where the player is (empty when already there).
+    """
+
+    room: Place
+    directions: tuple[str, ...]
+    path: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"room": self.room.to_json(), "directions": list(self.directions), "path": list(self.path)}
+
+
+def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8) -> list[Frontier]:
+    """Rooms with mentioned, untried exits, nearest first (AriGraph's unexplored-exit search).
+
+    Only rooms reachable over learned exits from the player's room count; two
+    queries in all, whatever the size of the map.
+    """
+    t = turn_of(memory, as_of)
+    origin = _room_at(memory, t)
+    if origin is None:
+        return []
+    rows = memory.store.rows(
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads] AND f.source = 'engine'"
+        " AND f.valid_from <= $t AND a.kind = 'room' RETURN a.id, a.name, f.relation, f.detail, f.valid_to > $t",
+        {"exit": EXIT, "blocked": BLOCKED, "leads": LEADS, "t": t},
+    )
+    names: dict[str, str] = {}
+    tried: dict[str, set[str]] = {}
+    hinted: dict[str, set[str]] = {}
+    for rid, rname, relation, detail, holds in rows:
+        names[rid] = rname
+        if relation == LEADS:
+            if holds:
+                hinted.setdefault(rid, set()).add(detail)
+        else:
+            tried.setdefault(rid, set()).add(detail)
+    graph: dict[str, list[tuple[str, str]]] = {}
+    for a, direction, b, _ in all_exits(memory, t):
+        graph.setdefault(a, []).append((direction, b))
+    paths: dict[str, tuple[str, ...]] = {origin.id: ()}
+    queue = deque([origin.id])
+    while queue:
+        here = queue.popleft()
+        for direction, there in graph.get(here, []):
+            if there not in paths:
+                paths[there] = paths[here] + (direction,)
+                queue.append(there)
+    rank = {d: i for i, d in enumerate(ORDER)}
+    found: list[Frontier] = []
+    for rid, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
+        open_ways = sorted(hinted.get(rid, set()) - tried.get(rid, set()), key=lambda d: rank.get(d, 99))
+        if open_ways:
+            name = names.get(rid) or (origin.name if rid == origin.id else rid)
+            found.append(Frontier(Place(rid, name), tuple(open_ways), path))
+        if len(found) >= limit:
+            break
+    return found

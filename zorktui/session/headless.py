@@ -113,3 +113,51 @@ def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] =
         if recorder:
             recorder.close()
     return turn
+
+
+def run_agent(session: Any, steps: int, out: IO[str] = sys.stdout, jsonl: Path | None = None) -> str:
+    """Let a session's agent play up to ``steps`` commands headless (``zorktui run --agent``).
+
+    Prints a transcript with the agent's reflection and the critic's verdict
+    for each command, or writes the trajectory as JSONL.
+
+    Returns:
+        The stop rule that ended the run.
+    """
+    from zorktui.agent.safety import clean_text
+    from zorktui.session import events as ev
+
+    writer = TrajectoryWriter(jsonl) if jsonl else None
+    game = session.game
+    if writer:
+        header = session.recorder.header if session.recorder else session_header(
+            game.story, mode="autopilot", agent={"name": getattr(session.agent, "name", None)}, seed=game.seed)
+        writer.write(header)
+        writer.write(turn_record(game.opening, actor="game"))
+    else:
+        print(clean_text(game.opening.observation), file=out)
+        print(_status(game.opening, game.max_score), file=out)
+
+    def show(event: Any) -> None:
+        if isinstance(event, ev.TurnDone) and event.record is not None:
+            if writer:
+                writer.write(event.record)
+                return
+            proposal = event.record.get("proposal") or {}
+            why = proposal.get("reflection") or ""
+            critic = (proposal.get("critic") or {}).get("score")
+            tag = f"  [{proposal.get('source', event.actor)}{f' {critic:+.2f}' if critic is not None else ''}]"
+            if why:
+                print(f"\n# {clean_text(why)}", file=out)
+            print(f"> {event.turn.command}{tag}\n{clean_text(event.turn.observation)}", file=out)
+            print(_status(event.turn, game.max_score), file=out)
+        elif isinstance(event, ev.Notes) and event.kind == "error" and not writer:
+            print(f"# {event.lines[0]}", file=out)
+
+    unsubscribe = session.subscribe(show)
+    try:
+        return session.run_autopilot(steps)
+    finally:
+        unsubscribe()
+        if writer:
+            writer.close()

@@ -1,0 +1,208 @@
+"""The critic: a cheap heuristic score plus a look-ahead on a snapshot of the game.
+
+Stage one scores what is known without playing: is the command a valid
+action, was it already tried here to no effect, is it a direction found
+blocked, did it earn points before, did it kill a player in an earlier
+session. Stage two plays the command on a copy of the state and comes back
+(:meth:`Game.peek`), so a death, a loss of points, a return to an old state or
+a command that changes nothing at all is seen before it is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from zorktui.agent.playlog import normal
+from zorktui.agent.situation import Situation
+from zorktui.engine.directions import direction_of
+from zorktui.engine.errors import GameError
+from zorktui.engine.turn import Turn
+
+#: Scores at or above this pass (a looser bar than zero: the heuristics are rough).
+ACCEPT = -0.15
+#: The bar once the world has come back to an old state (a loop is likely).
+ACCEPT_TIGHT = -0.05
+
+
+@dataclass
+class Verdict:
+    """The critic's judgement of one command.
+
+    Attributes:
+        command: The command judged.
+        score: In [-1, 1]; higher is better.
+        accepted: Whether the command may be played.
+        reasons: Why, in short phrases (both for and against).
+        lookahead: What the look-ahead saw, in a few words ("" when not run).
+        fatal: The look-ahead saw the game end badly.
+    """
+
+    command: str
+    score: float
+    accepted: bool
+    reasons: list[str] = field(default_factory=list)
+    lookahead: str = ""
+    fatal: bool = False
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON form for the trajectory."""
+        return {"command": self.command, "score": round(self.score, 3), "verdict": "accept" if self.accepted else "reject",
+                "reasons": list(self.reasons), "lookahead": self.lookahead}
+
+    def text(self) -> str:
+        """One line for people."""
+        word = "ok" if self.accepted else "rejected"
+        why = "; ".join(self.reasons) if self.reasons else "no objection"
+        return f"{word} ({self.score:+.2f}): {why}"
+
+
+def _clamp(x: float) -> float:
+    return max(-1.0, min(1.0, x))
+
+
+class Critic:
+    """Judges proposed commands.
+
+    Args:
+        peek: Plays a command on a copy of the state and returns the turn it
+            would make (``Game.peek``); None turns the look-ahead off.
+        deadly: Tells whether a command killed the player in this room in an
+            earlier session: ``deadly(room_name, command) -> bool``.
+        llm_judge: An optional third stage, asked only about commands the
+            first two passed: ``llm_judge(command, situation) -> (score, reason)``
+            or None when the model could not answer.
+    """
+
+    def __init__(self, peek: Callable[[str], Turn] | None = None, deadly: Callable[[str, str], bool] | None = None,
+                 llm_judge: Callable[[str, Situation], tuple[float, str] | None] | None = None) -> None:
+        self.peek = peek
+        self.deadly = deadly
+        self.llm_judge = llm_judge
+
+    def heuristic(self, command: str, situation: Situation) -> tuple[float, list[str]]:
+        """Stage one: a score from what is already known, and the reasons."""
+        cmd = normal(command)
+        log = situation.log
+        score = 0.0
+        reasons: list[str] = []
+        valid = {normal(a) for a in situation.valid_actions} if situation.valid_actions is not None else None
+        direction = direction_of(cmd)
+        if valid is not None:
+            # Valid actions keep one command per resulting state, so a known exit may be missing from them.
+            if cmd in valid or (direction is not None and direction in situation.map.exit_directions):
+                score += 0.25
+                reasons.append("a valid action here")
+            elif direction is not None:
+                score -= 0.2
+                reasons.append("no known way that direction")
+        here = log.here(situation.room_id)
+        earlier = [c for c in here if normal(c.command) == cmd]
+        if earlier:
+            last = earlier[-1]
+            if last.useless:
+                score -= 0.5
+                reasons.append("already tried here with no effect")
+            elif last.reward <= 0 and not last.moved_to:
+                score -= 0.2
+                reasons.append(f"tried here {len(earlier)}x without points")
+            elif last.reward > 0:
+                score -= 0.3
+                reasons.append("already earned its points here")
+        if direction is not None:
+            blocked = set(situation.map.blocked)
+            blocked |= {direction_of(normal(c.command)) for c in here if direction_of(normal(c.command)) and not c.moved_to}
+            if direction in blocked:
+                score -= 0.6
+                reasons.append(f"{direction} is blocked here")
+            elif direction in situation.map.mentioned:
+                score += 0.2
+                reasons.append("an unexplored exit")
+        verb = cmd.split()[0] if cmd else ""
+        if not earlier and any(r.split()[0] == verb for r in log.rewarded()):
+            score += 0.1
+            reasons.append(f"'{verb}' has earned points before")
+        if self.deadly is not None and self.deadly(situation.room, cmd):
+            score -= 0.9
+            reasons.append("killed you here in an earlier session")
+        return _clamp(score), reasons
+
+    def look_ahead(self, command: str, situation: Situation) -> tuple[float, list[str], str, bool]:
+        """Stage two: play on a snapshot. Returns (score change, reasons, summary, fatal)."""
+        if self.peek is None:
+            return 0.0, [], "", False
+        try:
+            after = self.peek(command)
+        except GameError as exc:
+            return -0.5, [str(exc)], "refused by the engine", False
+        now = situation.turn
+        if after.dead or (after.done and not after.victory):
+            return -1.0, ["look-ahead: this ends the game"], "death or a bad ending", True
+        if after.victory:
+            return 1.0, ["look-ahead: wins the game"], "victory", False
+        if after.reward < 0:
+            return -0.8, [f"look-ahead: loses {-after.reward} points"], f"{after.reward:+d} points", False
+        delta, reasons, what = 0.0, [], []
+        if after.reward > 0:
+            delta += 0.6
+            reasons.append(f"look-ahead: +{after.reward} points")
+            what.append(f"+{after.reward} points")
+        moved = after.location and (not now.location or after.location.id != now.location.id)
+        if moved:
+            seen = situation.log.rooms_seen()
+            if after.location.id not in seen:  # type: ignore[union-attr]
+                delta += 0.3
+                reasons.append("look-ahead: a new room")
+            what.append(f"to {after.location.name}")  # type: ignore[union-attr]
+        lost = {o.id for o in now.inventory} - {o.id for o in after.inventory}
+        if lost and after.reward <= 0:
+            delta -= 0.45
+            reasons.append("look-ahead: gives up something carried")
+            what.append("loses an item")
+        if after.state_hash == now.state_hash:
+            delta -= 0.4
+            reasons.append("look-ahead: nothing changes")
+            what.append("no change")
+        elif situation.log.visits(after.state_hash):
+            # Walking back through known rooms is normal; undoing what was just done is not.
+            if moved:
+                penalty = 0.2 if situation.guards.revisit else 0.1
+            else:
+                penalty = 0.6 if situation.guards.revisit else 0.45
+            delta -= penalty
+            reasons.append("look-ahead: back to an earlier state")
+            what.append("an earlier state")
+        return delta, reasons, ", ".join(what) or "state changes", False
+
+    def judge(self, command: str, situation: Situation) -> Verdict:
+        """Both stages; a death is always refused, the rest by the score."""
+        score, reasons = self.heuristic(command, situation)
+        delta, more, summary, fatal = self.look_ahead(command, situation)
+        score = _clamp(score + delta)
+        bar = ACCEPT_TIGHT if situation.guards.revisit else ACCEPT
+        accepted = not fatal and score >= bar
+        if accepted and self.llm_judge is not None:
+            opinion = self.llm_judge(command, situation)
+            if opinion is not None:
+                # The model sees the story as a whole, the first stages only mechanics: it weighs double.
+                score = _clamp((score + 2 * opinion[0]) / 3)
+                more.append(f"model: {opinion[1]}" if opinion[1] else f"model: {opinion[0]:+.1f}")
+                accepted = score >= bar
+        return Verdict(command, score, accepted, reasons + more, summary, fatal)
+
+    def best_untried(self, situation: Situation, exclude: set[str]) -> tuple[str, Verdict] | None:
+        """The best-judged command after refusals: untried valid actions first, then known exits.
+
+        The one the critic likes best wins, passing or not, unless it would end the game
+        (leaving the room by a known exit is often the right thing when nothing else is).
+        """
+        tried = set(situation.log.tried_here(situation.room_id))
+        excluded = {normal(c) for c in exclude}
+        options = [a for a in (situation.valid_actions or ()) if normal(a) not in tried | excluded]
+        options += [d for d in situation.map.exit_directions if d not in excluded and d not in options]
+        best: tuple[str, Verdict] | None = None
+        for action in options:
+            verdict = self.judge(action, situation)
+            if not verdict.fatal and (best is None or verdict.score > best[1].score):
+                best = (action, verdict)
+        return best

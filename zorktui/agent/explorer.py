@@ -1,0 +1,77 @@
+"""The offline explorer: a game-agnostic policy that needs no model.
+
+In order of preference: a mentioned but untried exit from here; picking up
+things; opening things; any other untried valid action; the walk towards the
+nearest room with an unexplored exit; an untried compass direction; and as a
+last resort the valid action tried least here. Nothing known to have done
+nothing here is repeated, and nothing refused for this turn is suggested again.
+"""
+
+from __future__ import annotations
+
+from zorktui.agent.playlog import normal
+from zorktui.agent.proposal import Idea
+from zorktui.agent.situation import Situation
+from zorktui.engine.directions import COMMON, direction_of
+
+_TAKE = ("take ", "get ", "pick up ")
+_OPEN = ("open ", "unlock ")
+#: Verbs explored after the rest: they rarely help and often hurt.
+_LAST = ("put ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ")
+#: Verbs the explorer never picks on its own: dropping things undoes collecting them.
+_NEVER = ("drop ", "discard ")
+
+
+class Explorer:
+    """Explores without a model; deterministic for a given situation."""
+
+    name = "explore"
+
+    def suggest(self, situation: Situation) -> Idea:
+        """The next command, with a one-line reason as its reflection."""
+        log = situation.log
+        refused = {normal(c) for c in situation.refused}
+        tried = set(log.tried_here(situation.room_id))
+        useless = log.useless_here(situation.room_id)
+        avoid = refused | useless
+        valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid]
+        untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
+        blocked = set(situation.map.blocked)
+
+        def idea(command: str, why: str, objective: str) -> Idea:
+            return Idea(command=command, source=self.name, reflection=why, objective=objective)
+
+        for d in situation.map.mentioned:
+            if d not in tried and d not in avoid and d not in blocked:
+                return idea(d, f"The way {d} was mentioned but never tried.", "explore unexplored exits")
+        for prefixes, why, goal in ((_TAKE, "Pick up what can be carried.", "collect useful things"),
+                                    (_OPEN, "Open what can be opened.", "look inside things")):
+            for a in untried:
+                if normal(a).startswith(prefixes):
+                    return idea(a, why, goal)
+        # Commands never typed anywhere come first; ones already typed elsewhere (switching a lamp
+        # on and off in every room) wait until the map has nothing new to offer.
+        anywhere = {normal(c.command) for c in log.consequences}
+        fresh = [a for a in untried if normal(a) not in anywhere or direction_of(a) is not None]
+        stale = [a for a in untried if a not in fresh]
+        for a in sorted(fresh, key=lambda a: (normal(a).startswith(_LAST), direction_of(a) is None)):
+            if direction_of(a) is None or direction_of(a) not in blocked:
+                return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
+        for room, directions, path in situation.map.frontiers:
+            if path and normal(path[0]) not in avoid:
+                return idea(path[0], f"Heading to {room}, which has untried exits ({', '.join(directions)}).",
+                            f"reach {room}")
+        for d in COMMON:
+            if d not in tried and d not in avoid and d not in blocked and d not in situation.map.exit_directions:
+                return idea(d, f"Trying {d}, never tried here.", "find new exits")
+        for a in stale:
+            return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        counts = {normal(c.command): 0 for c in log.here(situation.room_id)}
+        for c in log.here(situation.room_id):
+            counts[normal(c.command)] += 1
+        leftovers = ([a for a in valid if not normal(a).startswith(_NEVER)] or list(situation.map.exit_directions)
+                     or list(situation.valid_actions or ()))
+        if leftovers:
+            choice = min(leftovers, key=lambda a: (counts.get(normal(a), 0), a))
+            return idea(choice, "Everything obvious was tried; the least-tried action.", "get unstuck")
+        return idea("look", "Nothing else to try: look around again.", "get unstuck")

@@ -1,0 +1,197 @@
+"""The timeline of play as the agent sees it: turns, their consequences, and per-room history.
+
+Everything here is derived from :class:`~zorktui.engine.turn.Turn` records
+(never from re-parsing game text), so it stays right across undo, restart and
+restore: the session rewinds the log exactly as it rewinds the game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from zorktui.agent.safety import clean_text
+from zorktui.engine.turn import Turn
+
+#: Characters of game text kept as a turn's "short result".
+SHORT_RESULT = 90
+
+
+def normal(command: str) -> str:
+    """A command in the form used to compare commands (lower case, single spaces)."""
+    return " ".join(command.lower().split())
+
+
+def short_result(observation: str, limit: int = SHORT_RESULT) -> str:
+    """The first words of the game's reply on one line."""
+    text = " ".join(clean_text(observation).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Consequence:
+    """What one command did.
+
+    Attributes:
+        turn: The turn the command made.
+        command: The command.
+        room_id: The room it was typed in (0 when unknown).
+        room: That room's name.
+        reward: Score change.
+        gained: Things the player newly carries.
+        lost: Things the player no longer carries.
+        moved_to: The new room's name when the player moved.
+        changed: The world state changed.
+        died: The game ended badly.
+        result: The start of the game's reply.
+    """
+
+    turn: int
+    command: str
+    room_id: int
+    room: str
+    reward: int
+    gained: tuple[str, ...]
+    lost: tuple[str, ...]
+    moved_to: str | None
+    changed: bool
+    died: bool
+    result: str
+
+    @property
+    def useless(self) -> bool:
+        """Nothing happened: no reward, nothing carried changed, no move, no change of state."""
+        return not (self.reward or self.gained or self.lost or self.moved_to or self.changed)
+
+    def effects(self) -> str:
+        """The consequences as a short phrase ("+5; gained lamp; moved to Hall")."""
+        parts: list[str] = []
+        if self.reward:
+            parts.append(f"{self.reward:+d} points")
+        if self.gained:
+            parts.append("gained " + ", ".join(self.gained))
+        if self.lost:
+            parts.append("lost " + ", ".join(self.lost))
+        if self.moved_to:
+            parts.append(f"moved to {self.moved_to}")
+        if self.died:
+            parts.append("DIED")
+        if not parts:
+            parts.append("state changed" if self.changed else "no change")
+        return "; ".join(parts)
+
+    def line(self) -> str:
+        """One line for a prompt or panel: turn, command, effects and the reply's start."""
+        return f"t{self.turn} {self.command} -> {self.effects()}: \"{self.result}\""
+
+
+def consequence(before: Turn, after: Turn) -> Consequence:
+    """What ``after.command`` did, judged against the turn before it."""
+    had = {o.id: o.name for o in before.inventory}
+    has = {o.id: o.name for o in after.inventory}
+    moved = None
+    if after.location and (before.location is None or after.location.id != before.location.id):
+        moved = after.location.name
+    return Consequence(
+        turn=after.turn,
+        command=after.command or "",
+        room_id=before.location.id if before.location else 0,
+        room=before.location.name if before.location else "?",
+        reward=after.reward,
+        gained=tuple(n for i, n in has.items() if i not in had),
+        lost=tuple(n for i, n in had.items() if i not in has),
+        moved_to=moved,
+        changed=after.changed,
+        died=after.dead,
+        result=short_result(after.observation),
+    )
+
+
+class PlayLog:
+    """The current line of play (turn 0 onwards) and what each command did.
+
+    Args:
+        opening: Turn 0.
+    """
+
+    def __init__(self, opening: Turn) -> None:
+        self.turns: list[Turn] = [opening]
+        self.consequences: list[Consequence] = []
+
+    @property
+    def current(self) -> Turn:
+        """The latest turn."""
+        return self.turns[-1]
+
+    def add(self, turn: Turn) -> Consequence:
+        """Append a played turn; returns what its command did."""
+        done = consequence(self.turns[-1], turn)
+        self.turns.append(turn)
+        self.consequences.append(done)
+        return done
+
+    def reset(self, turn: Turn) -> None:
+        """Jump to ``turn`` (undo, restart or restore): later turns are forgotten.
+
+        A turn this line never reached (a restored checkpoint) starts the line afresh.
+        """
+        for i in range(len(self.turns) - 1, -1, -1):
+            if self.turns[i].turn == turn.turn and self.turns[i].state_hash == turn.state_hash:
+                del self.turns[i + 1 :]
+                break
+        else:
+            self.turns = [turn]
+        self.consequences = [c for c in self.consequences if c.turn <= turn.turn][: len(self.turns) - 1]
+
+    # ------------------------------------------------------------- queries
+    def here(self, room_id: int | None = None) -> list[Consequence]:
+        """Commands typed in a room (default: the current one), oldest first."""
+        rid = room_id if room_id is not None else (self.current.location.id if self.current.location else 0)
+        return [c for c in self.consequences if c.room_id == rid]
+
+    def tried_here(self, room_id: int | None = None) -> list[str]:
+        """Every distinct command already typed in a room, in first-tried order."""
+        return list(dict.fromkeys(normal(c.command) for c in self.here(room_id)))
+
+    def useless_here(self, room_id: int | None = None) -> set[str]:
+        """Commands that did nothing at all the last time they were typed in the room."""
+        last: dict[str, Consequence] = {}
+        for c in self.here(room_id):
+            last[normal(c.command)] = c
+        return {cmd for cmd, c in last.items() if c.useless}
+
+    def recent_commands(self, n: int) -> list[str]:
+        """The last ``n`` commands (normalised), oldest first."""
+        return [normal(t.command) for t in self.turns[-n:] if t.command]
+
+    def rewarded(self) -> set[str]:
+        """Commands that have earned points on this line of play."""
+        return {normal(c.command) for c in self.consequences if c.reward > 0}
+
+    def visits(self, state_hash: str) -> int:
+        """How many turns on this line ended in a given world state."""
+        return sum(1 for t in self.turns if t.state_hash == state_hash)
+
+    def state_counts(self) -> Counter[str]:
+        """How often each world state was reached."""
+        return Counter(t.state_hash for t in self.turns)
+
+    def turns_since_score(self) -> int:
+        """Commands played since the score last went up (or since the start)."""
+        n = 0
+        for c in reversed(self.consequences):
+            if c.reward > 0:
+                break
+            n += 1
+        return n
+
+    def rooms_seen(self) -> dict[int, str]:
+        """Rooms visited on this line, by id."""
+        return {t.location.id: t.location.name for t in self.turns if t.location}
+
+    def entered_new_room(self) -> bool:
+        """The last command brought the player to a room not seen before on this line."""
+        if len(self.turns) < 2 or not self.current.location:
+            return False
+        rid = self.current.location.id
+        return all(not t.location or t.location.id != rid for t in self.turns[:-1])

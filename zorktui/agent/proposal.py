@@ -1,0 +1,90 @@
+"""A proposed command and the policies that make one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from zorktui.agent.critic import Verdict
+    from zorktui.agent.situation import Situation
+
+
+@dataclass
+class Proposal:
+    """A command an agent wants to play, and how it came to it.
+
+    Attributes:
+        command: The command.
+        source: Who made it: "llm", "explore", "critic" (the critic's best
+            untried valid action after refusals), "guard".
+        turn: The turn it was made for (stale once play moves on).
+        reflection: The agent's reflection on the situation.
+        objective: Its standing objective.
+        verdict: The critic's judgement of the final command.
+        refused: Earlier candidates the critic or a guard refused, with why.
+        think_ms: Time spent thinking, model calls included.
+        tokens: Model tokens spent (prompt + completion).
+        cost: Dollars spent where prices are configured.
+        notes: Lines for the Agent panel (fallback reasons, sub-agent notes).
+    """
+
+    command: str
+    source: str
+    turn: int
+    reflection: str = ""
+    objective: str = ""
+    verdict: "Verdict | None" = None
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    think_ms: float = 0.0
+    tokens: int = 0
+    cost: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_record(self, fate: str, reason: str | None = None) -> dict[str, Any]:
+        """The ``proposal`` field of a trajectory turn record."""
+        record: dict[str, Any] = {
+            "command": self.command,
+            "source": self.source,
+            "critic": self.verdict.to_record() if self.verdict else None,
+            "fate": fate,
+            "reason": reason,
+        }
+        if self.reflection:
+            record["reflection"] = self.reflection
+        if self.objective:
+            record["objective"] = self.objective
+        if self.refused:
+            record["refused"] = list(self.refused)
+        return record
+
+
+@dataclass
+class Idea:
+    """One candidate from a policy, before the critic sees it.
+
+    Attributes:
+        command: The command.
+        reflection, objective: The policy's reasoning, if any.
+        source: The policy's name.
+        tokens, cost: Model spend for this idea.
+        notes: Lines for people (e.g. why the LLM was not used).
+    """
+
+    command: str
+    source: str
+    reflection: str = ""
+    objective: str = ""
+    tokens: int = 0
+    cost: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+class Policy(Protocol):
+    """Something that suggests the next command."""
+
+    name: str
+
+    def suggest(self, situation: "Situation") -> Idea:
+        """The next command for this situation (``situation.feedback`` says what was refused)."""
+        ...

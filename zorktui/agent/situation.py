@@ -1,0 +1,100 @@
+"""Everything a policy or the critic may look at before choosing a command, gathered once per turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from zorktui.agent.guards import GuardReport
+from zorktui.agent.playlog import PlayLog
+from zorktui.engine.turn import Turn
+
+
+@dataclass
+class MapView:
+    """What the memory knows about the map around the player (empty without a memory).
+
+    Attributes:
+        exits: Known exits from here as "direction -> room" lines.
+        exit_directions: The directions of those exits.
+        blocked: Directions found blocked here.
+        unexplored: Untried directions from here, mentioned ones first.
+        mentioned: The untried directions the game's text mentioned.
+        frontiers: Nearest rooms with mentioned, untried exits: (room, directions, path).
+        rooms: Rooms visited, in the order first seen.
+        belief: The memory's belief-state block.
+    """
+
+    exits: list[str] = field(default_factory=list)
+    exit_directions: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    unexplored: list[str] = field(default_factory=list)
+    mentioned: list[str] = field(default_factory=list)
+    frontiers: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    rooms: list[str] = field(default_factory=list)
+    belief: str = ""
+
+
+def map_view(memory: Any) -> MapView:
+    """Read the map around the player from an AriGraph memory (None gives an empty view)."""
+    view = MapView()
+    if memory is None:
+        return view
+    from zorktui.memory import queries
+    from zorktui.memory.belief import belief_state
+
+    _, found, blocked = queries.exits(memory)
+    view.exits = [f"{e.direction} -> {e.to.name if e.to else '?'}{' (one-way)' if e.one_way else ''}" for e in found]
+    view.exit_directions = [e.direction for e in found]
+    view.blocked = list(blocked)
+    open_ways = queries.unexplored(memory)
+    if open_ways is not None:
+        view.mentioned = list(open_ways.mentioned)
+        view.unexplored = list(open_ways.mentioned) + list(open_ways.plausible)
+    view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory)]
+    view.rooms = [p.name for p in queries.rooms(memory)]
+    view.belief = belief_state(memory).text()
+    return view
+
+
+@dataclass
+class Situation:
+    """The state of play one proposal is made for.
+
+    Attributes:
+        turn: The current turn.
+        log: The line of play so far.
+        valid_actions: Commands known to change the world from here (None: not computed).
+        map: The memory's view of the map.
+        guards: Loop and stuck warnings.
+        objective: The agent's standing objective.
+        feedback: Why earlier proposals for this turn were refused (newest last).
+        refused: The commands refused for this turn (by the person, the critic or a guard).
+        lessons: Lessons from earlier sessions of this story.
+        notes: Sub-agent notes (narrative, hints, conversation).
+        max_score: The story's maximum score where known.
+        refresh_objective: Time to reconsider the objective.
+    """
+
+    turn: Turn
+    log: PlayLog
+    valid_actions: tuple[str, ...] | None = None
+    map: MapView = field(default_factory=MapView)
+    guards: GuardReport = field(default_factory=GuardReport)
+    objective: str = ""
+    feedback: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    lessons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    max_score: int | None = None
+    refresh_objective: bool = False
+
+    @property
+    def room_id(self) -> int:
+        """The current room's object id (0 when unknown)."""
+        return self.turn.location.id if self.turn.location else 0
+
+    @property
+    def room(self) -> str:
+        """The current room's name."""
+        return self.turn.location.name if self.turn.location else "unknown"

@@ -1,0 +1,98 @@
+"""What a session tells its subscribers (the UI turns each into a Textual message).
+
+Events are plain frozen dataclasses, delivered on whichever thread produced
+them (the caller's for played turns, the thinking or autopilot thread for
+proposals): a subscriber must not block, and a UI must hop to its own thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from zorktui.agent.critic import Verdict
+from zorktui.agent.proposal import Proposal
+from zorktui.engine.turn import Turn
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of session events."""
+
+
+@dataclass(frozen=True)
+class TurnDone(Event):
+    """A command was played (or play jumped: undo, restart, restore).
+
+    Attributes:
+        turn: The turn that is now current.
+        actor: Who authored the command ("human", "agent", "script"; "game" for jumps).
+        record: The trajectory record written for it (None for jumps).
+        jump: "undo", "restart" or "restore" when play jumped rather than stepped.
+    """
+
+    turn: Turn
+    actor: str
+    record: dict[str, Any] | None = None
+    jump: str | None = None
+
+
+@dataclass(frozen=True)
+class ThinkingStarted(Event):
+    """The agent started thinking about a turn."""
+
+    turn: int
+
+
+@dataclass(frozen=True)
+class ThinkingFinished(Event):
+    """The agent stopped thinking (with or without a proposal)."""
+
+    turn: int
+    ms: float
+
+
+@dataclass(frozen=True)
+class ProposalReady(Event):
+    """The agent proposes a command for the current turn."""
+
+    proposal: Proposal
+
+
+@dataclass(frozen=True)
+class CriticVerdict(Event):
+    """The critic judged a candidate (accepted or not)."""
+
+    verdict: Verdict
+    turn: int
+
+
+@dataclass(frozen=True)
+class Notes(Event):
+    """Lines for the Agent panel: sub-agent notes, guard warnings, fallback reasons."""
+
+    lines: tuple[str, ...]
+    kind: str = "note"
+
+
+@dataclass(frozen=True)
+class ModeChanged(Event):
+    """The session's mode changed."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
+class AutopilotState(Event):
+    """Autopilot started, paused, resumed or stopped (with the stop rule that fired)."""
+
+    state: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ErrorEvent(Event):
+    """Something went wrong; ``message`` is one line for people."""
+
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,177 @@
+"""One factory that builds a :class:`Session` from options: the CLI, the app and the tests all use it."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.game import Game
+from zorktui.session.session import MODES, Session, StopRules
+
+AGENTS = ("llm", "explore")
+
+
+@dataclass
+class SessionOptions:
+    """Everything that decides how a session is built.
+
+    Attributes:
+        story: Story file (None: the bundled game).
+        mode: "human", "coplay" or "autopilot".
+        agent: "llm", "explore" or None (no agent).
+        model, base_url: LLM settings (else from the environment).
+        timeout, max_retries: LLM request limits.
+        session: Session folder (None: nothing recorded, a temporary memory for an agent).
+        seed: The game's random seed.
+        memory: Keep the AriGraph memory.
+        llm_extract: LLM triplet extraction into the memory.
+        critic: Judge proposals before they are shown or played.
+        critic_llm: Add the model's opinion as the critic's third stage.
+        llm_subagents: Let the model write the narrative and room hints (offline forms otherwise).
+        knowledge: Keep and use the per-story lessons in the user data dir.
+        stop: Autopilot stop rules.
+        valid_actions: Record each state's valid actions in the trajectory.
+        participant: Pseudonym for human-baseline data.
+    """
+
+    story: Path | str | None = None
+    mode: str = "human"
+    agent: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    timeout: float = 60.0
+    max_retries: int = 2
+    session: Path | None = None
+    seed: int | None = None
+    memory: bool = True
+    llm_extract: bool = False
+    critic: bool = True
+    critic_llm: bool = False
+    llm_subagents: bool = True
+    knowledge: bool = True
+    stop: StopRules = field(default_factory=StopRules)
+    valid_actions: bool = False
+    participant: str | None = None
+
+
+@dataclass
+class Built:
+    """A session and what the person should be told about how it was built.
+
+    Attributes:
+        session: The session.
+        warnings: One-line notices (e.g. why the LLM is not in use).
+        llm: The LLM client, if one was made.
+    """
+
+    session: Session
+    warnings: list[str]
+    llm: Any = None
+
+
+class _ScratchMemory:
+    """A memory in a temporary folder, for an agent playing without a session folder."""
+
+    def __init__(self, vocabulary: Any) -> None:
+        from zorktui.memory.graph import Memory
+
+        self.folder = tempfile.mkdtemp(prefix="zorktui-memory-")
+        self.memory = Memory(self.folder, vocabulary=vocabulary)
+
+    def close(self) -> None:
+        self.memory.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def build_session(options: SessionOptions) -> Built:
+    """Open the story, the recorder, the memory, the model and the agent as the options say.
+
+    Raises:
+        StoryError: The story cannot be played.
+        SessionError: The session folder cannot be used.
+        ValueError: An unknown mode or agent.
+    """
+    if options.mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    if options.agent is not None and options.agent not in AGENTS:
+        raise ValueError(f"agent must be one of {', '.join(AGENTS)} (mcts is not available yet)")
+    from zorktui.locations import bundled_story
+
+    warnings: list[str] = []
+    llm, why = None, ""
+    if options.agent == "llm" or options.llm_extract:
+        llm, why = _llm(options)
+        if why:
+            warnings.append(f"LLM unavailable: {why}; the offline explorer plays instead" if options.agent == "llm"
+                            else f"LLM unavailable: {why}; memory extraction is off")
+    game = Game(options.story or bundled_story(), seed=options.seed)
+    try:
+        agent_info = _agent_record(options, llm)
+        recorder = None
+        if options.session is not None:
+            from zorktui.session.recorder import SessionRecorder
+
+            recorder = SessionRecorder(options.session, game, mode=options.mode, agent=agent_info,
+                                       memory=options.memory, participant=options.participant,
+                                       llm=llm if options.llm_extract else None)
+            recorder.opening(game.opening)
+        scratch = None
+        memory = recorder.memory if recorder is not None else None
+        if memory is None and options.agent is not None and options.memory and options.session is None:
+            scratch = _ScratchMemory(game.zm.object_vocabulary)
+            memory = scratch.memory
+            memory.ingest(game.opening, actor="game")
+        agent, knowledge, subagents = None, None, None
+        if options.agent is not None:
+            from zorktui.agent.explorer import Explorer
+            from zorktui.agent.reflact import ReflActAgent
+            from zorktui.agent.subagents import SubAgents
+
+            agent = ReflActAgent(llm, why) if options.agent == "llm" else Explorer()
+            subagents = SubAgents(llm if options.llm_subagents else None)
+            if options.knowledge:
+                from zorktui.agent.knowledge import KnowledgeBase
+                from zorktui.locations import data_dir
+
+                knowledge = KnowledgeBase(data_dir() / "knowledge", game.story.md5)
+                if knowledge.warning:
+                    warnings.append(knowledge.warning)
+        judge = None
+        if options.critic and options.critic_llm and llm is not None:
+            from zorktui.agent.llm_judge import LlmJudge
+
+            judge = LlmJudge(llm)
+        session = Session(game, mode=options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
+                          critic=options.critic, stop=options.stop, subagents=subagents,
+                          usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
+                          close_memory=scratch, llm_judge=judge)
+    except BaseException:
+        game.close()
+        raise
+    return Built(session, warnings, llm)
+
+
+def _llm(options: SessionOptions) -> tuple[Any, str]:
+    """The LLM client, or None and why not (one line)."""
+    from zorktui.agent.llm import LlmClient, LlmConfig
+
+    try:
+        config = LlmConfig.from_env(options.model, options.base_url, timeout=options.timeout,
+                                    max_retries=options.max_retries)
+        return LlmClient(config), ""
+    except ZorkTuiError as exc:
+        return None, str(exc)
+
+
+def _agent_record(options: SessionOptions, llm: Any) -> dict[str, Any] | None:
+    """The agent settings for session.json and the trajectory header (never the key)."""
+    if options.agent is None:
+        return None
+    info: dict[str, Any] = {"name": options.agent, "critic": options.critic}
+    if llm is not None:
+        info["llm"] = llm.config.public()
+    return info

@@ -1,0 +1,608 @@
+"""One loop for human, co-play and autopilot play.
+
+The person plays with :meth:`Session.play`; the agent's proposal is taken
+with :meth:`accept`, refused with :meth:`reject` or changed with :meth:`edit`;
+:meth:`start_autopilot` hands control to the agent until a stop rule fires or
+the person types. Thinking and autopilot run on their own threads; a game
+lock keeps the game, the log and the recorder consistent, and is never held
+while a model is being asked, so the person can always act while the agent
+thinks (a proposal made for a turn that is gone is dropped).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from zorktui.agent import guards
+from zorktui.agent.critic import Critic, Verdict
+from zorktui.agent.knowledge import KnowledgeBase
+from zorktui.agent.playlog import PlayLog, normal
+from zorktui.agent.proposal import Idea, Policy, Proposal
+from zorktui.agent.safety import reserved_reason, safe_command
+from zorktui.agent.situation import Situation, map_view
+from zorktui.agent.subagents import SubAgents
+from zorktui.engine.directions import COMMON
+from zorktui.engine.game import Game
+from zorktui.engine.turn import Turn
+from zorktui.record.trajectory import turn_record
+from zorktui.session import events as ev
+
+MODES = ("human", "coplay", "autopilot")
+#: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
+MAX_ATTEMPTS = 3
+#: Turns between objective refreshes.
+OBJECTIVE_EVERY = 25
+
+
+@dataclass
+class StopRules:
+    """When autopilot hands control back.
+
+    Attributes:
+        steps: Commands the agent may play (None: no limit).
+        on_score_change: Stop when the score changes.
+        on_death: Stop when the game ends (it cannot go on anyway; the flag only names the rule).
+        on_loop: Stop when play goes round in circles.
+        max_tokens: Model tokens for the session (None: no limit).
+        max_cost: Dollars for the session (None: no limit).
+    """
+
+    steps: int | None = None
+    on_score_change: bool = False
+    on_death: bool = True
+    on_loop: bool = True
+    max_tokens: int | None = None
+    max_cost: float | None = None
+
+
+class Session:
+    """A game being played by a person, an agent, or both.
+
+    Args:
+        game: The game, at its opening (or wherever play resumes).
+        mode: "human", "coplay" or "autopilot".
+        agent: The policy that proposes commands (None: no agent).
+        recorder: Writes the trajectory and feeds the memory (None: nothing recorded).
+        memory: The AriGraph memory to read the map from (default: the recorder's).
+        knowledge: Lessons of this story from earlier sessions.
+        critic: Judge proposals before they are shown or played.
+        stop: Autopilot stop rules.
+        subagents: Narrator, room hints and conversation tracker (None: off).
+        usage: The LLM client's running totals, for token and cost budgets.
+        record_valid_actions: Write each state's valid actions into the trajectory.
+        close_memory: A memory the session owns and closes (one made just for an agent).
+        llm_judge: The critic's optional model stage (:class:`~zorktui.agent.llm_judge.LlmJudge`).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        mode: str = "human",
+        agent: Policy | None = None,
+        recorder: Any = None,
+        memory: Any = None,
+        knowledge: KnowledgeBase | None = None,
+        critic: bool = True,
+        stop: StopRules | None = None,
+        subagents: SubAgents | None = None,
+        usage: Any = None,
+        record_valid_actions: bool = False,
+        close_memory: Any = None,
+        llm_judge: Any = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        self.game = game
+        self.mode = mode
+        self.agent = agent
+        self.recorder = recorder
+        self.memory = memory if memory is not None else (recorder.memory if recorder is not None else None)
+        self.knowledge = knowledge
+        self.llm_judge = llm_judge
+        self.critic = Critic(peek=game.peek, deadly=knowledge.deadly if knowledge else None,
+                             llm_judge=llm_judge) if critic else None
+        self.stop = stop or StopRules()
+        self.subagents = subagents
+        self.usage = usage
+        self.record_valid_actions = record_valid_actions
+        self._close_memory = close_memory
+        self.log = PlayLog(game.current)
+        self.objective = ""
+        self.pending: Proposal | None = None
+        self.last_verdict: Verdict | None = None
+        self._rejected: list[tuple[Proposal, str]] = []
+        self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[ev.Event], None]] = []
+        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
+        self._notes_turn = -1
+        self._auto: threading.Thread | None = None
+        self._auto_stop = threading.Event()
+        self._auto_run = threading.Event()
+        self._auto_step = threading.Event()
+        self._auto_steps = 0
+        #: Seconds the autopilot waits between its commands (the UI's speed setting).
+        self.delay = 0.0
+        self._stop_reason = ""
+        self.closed = False
+
+    # ------------------------------------------------------------- events
+    def subscribe(self, callback: Callable[[ev.Event], None]) -> Callable[[], None]:
+        """Call ``callback`` with every event; returns a function that unsubscribes."""
+        self._subscribers.append(callback)
+        return lambda: self._subscribers.remove(callback) if callback in self._subscribers else None
+
+    def _emit(self, event: ev.Event) -> None:
+        for callback in list(self._subscribers):
+            try:
+                callback(event)
+            except Exception:  # a broken subscriber must not break play
+                pass
+
+    @property
+    def current(self) -> Turn:
+        """The current turn."""
+        return self.game.current
+
+    # --------------------------------------------------------------- play
+    def play(self, command: str, actor: str = "human") -> Turn:
+        """Play a command typed by the person (or a script); a pending proposal is superseded.
+
+        In autopilot, a person's command takes over: autopilot stops and the mode becomes co-play.
+
+        Raises:
+            GameError: The engine refused the command (empty, too long, story stopped).
+        """
+        if actor == "human" and self.autopilot_running:
+            self.stop_autopilot("the person took over")
+            self.set_mode("coplay")
+        return self._play(command, actor, fate="superseded")
+
+    def accept(self) -> Turn | None:
+        """Play the pending proposal as the agent's command (None when there is none)."""
+        with self._lock:
+            proposal = self.pending
+            if proposal is None or proposal.turn != self.current.turn:
+                return None
+            return self._play(proposal.command, "agent", fate="accepted")
+
+    def edit(self, command: str) -> Turn:
+        """Play the person's edited version of the pending proposal."""
+        return self._play(command, "human", fate="edited")
+
+    def reject(self, reason: str = "") -> None:
+        """Refuse the pending proposal; the agent hears the reason and proposes again."""
+        with self._lock:
+            proposal = self.pending
+            if proposal is None:
+                return
+            self.pending = None
+            self._rejected.append((proposal, reason))
+        if self.agent is not None and self.mode == "coplay":
+            self.request_proposal()
+
+    def _play(self, command: str, actor: str, fate: str) -> Turn:
+        with self._lock:
+            before = self.current
+            turn = self.game.step(command)
+            extra = self._decided(fate)
+            if self.record_valid_actions:
+                start = time.perf_counter()
+                extra["valid_actions"] = list(self.game.valid_actions())
+                extra["valid_actions_ms"] = round((time.perf_counter() - start) * 1000, 2)
+            if self.recorder is not None:
+                record = self.recorder.turn(turn, actor=actor, extra=extra)
+            else:
+                record = turn_record(turn, actor=actor, extra=extra)
+                if self.memory is not None:
+                    self.memory.ingest(turn, actor=actor)
+            self.log.add(turn)
+            if turn.dead and self.knowledge is not None:
+                self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
+        self._emit(ev.TurnDone(turn, actor, record))
+        if self.mode == "coplay" and self.agent is not None and not turn.done:
+            self.request_proposal()
+        return turn
+
+    def _decided(self, fate: str) -> dict[str, Any]:
+        """The proposal fields of the turn being recorded; clears what was pending."""
+        extra: dict[str, Any] = {}
+        proposal, reason = self.pending, None
+        if proposal is not None and proposal.turn != self.current.turn - 1:
+            proposal = None
+        if proposal is None and self._rejected:
+            proposal, reason = self._rejected.pop()
+            fate = "rejected"
+        if proposal is not None:
+            record = proposal.to_record(fate, reason or None)
+            earlier = [{"command": p.command, "by": "person", "reason": r or None} for p, r in self._rejected]
+            if earlier:
+                record["refused"] = earlier + record.get("refused", [])
+            extra["proposal"] = record
+        if self._spend["think_ms"]:
+            extra["think_ms"] = round(self._spend["think_ms"], 1)
+        if self._spend["tokens"]:
+            extra["tokens"] = self._spend["tokens"]
+        if self._spend["cost"]:
+            extra["cost"] = round(self._spend["cost"], 6)
+        self.pending = None
+        self._rejected = []
+        self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
+        return extra
+
+    # -------------------------------------------------------------- jumps
+    def undo(self, n: int = 1) -> Turn:
+        """Go back ``n`` turns."""
+        with self._lock:
+            turn = self.game.undo(n)
+            self._jumped(turn)
+            if self.recorder:
+                self.recorder.undo(turn)
+            elif self.memory is not None:
+                self.memory.apply({"type": "undo", "turn": turn.turn})
+        self._emit(ev.TurnDone(turn, "game", jump="undo"))
+        return turn
+
+    def restart(self) -> Turn:
+        """Start the story again."""
+        with self._lock:
+            turn = self.game.restart()
+            self._jumped(turn)
+            if self.recorder:
+                self.recorder.restart(turn)
+            elif self.memory is not None:
+                self.memory.apply({"type": "restart", "turn": turn.turn})
+        self._emit(ev.TurnDone(turn, "game", jump="restart"))
+        return turn
+
+    def save(self, name: str, folder: Path | None = None) -> Path:
+        """Save a named checkpoint (in the session's ``saves/`` unless a folder is given)."""
+        with self._lock:
+            return self.game.save_checkpoint(self._saves(folder), name)
+
+    def restore(self, name: str, folder: Path | None = None) -> Turn:
+        """Return to a named checkpoint."""
+        with self._lock:
+            turn = self.game.restore_checkpoint(self._saves(folder), name)
+            self._jumped(turn)
+            if self.recorder:
+                self.recorder.restore(name, turn)
+            elif self.memory is not None:
+                self.memory.apply({"type": "restore", "record": turn_record(turn, actor="game")})
+        self._emit(ev.TurnDone(turn, "game", jump="restore"))
+        return turn
+
+    def checkpoints(self, folder: Path | None = None) -> list[dict[str, Any]]:
+        """The named checkpoints there are."""
+        return Game.checkpoints(self._saves(folder))
+
+    def _saves(self, folder: Path | None) -> Path:
+        if folder is not None:
+            return folder
+        if self.recorder is not None:
+            return self.recorder.folder.saves
+        from zorktui.locations import data_dir
+
+        return data_dir() / "saves" / self.game.story.md5
+
+    def _jumped(self, turn: Turn) -> None:
+        self.log.reset(turn)
+        self.pending = None
+        self._rejected = []
+
+    # --------------------------------------------------------------- mode
+    def set_mode(self, mode: str) -> None:
+        """Switch between human, co-play and autopilot (autopilot starts playing at once)."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if mode != "autopilot" and self.autopilot_running:
+            self.stop_autopilot("mode changed")
+        self.mode = mode
+        self._emit(ev.ModeChanged(mode))
+        if mode == "autopilot" and not self.autopilot_running:
+            self.start_autopilot()
+        elif mode == "coplay" and self.agent is not None and self.pending is None and not self.current.done:
+            self.request_proposal()
+
+    # ----------------------------------------------------------- thinking
+    def request_proposal(self) -> Future[Proposal | None]:
+        """Think about the current turn on the thinking thread; ProposalReady follows."""
+        turn_no = self.current.turn
+        return self._thinker.submit(self._think_safely, turn_no)
+
+    def propose(self) -> Proposal | None:
+        """Think about the current turn on this thread (scripts, tests and the autopilot)."""
+        return self._think_safely(self.current.turn)
+
+    def _think_safely(self, turn_no: int) -> Proposal | None:
+        try:
+            return self._think(turn_no)
+        except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
+            self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
+            return None
+
+    def situation(self) -> Situation:
+        """Gather what a policy may look at now (valid actions, map, warnings, lessons)."""
+        with self._lock:
+            turn = self.current
+            report = guards.inspect(self.log)
+            feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
+            notes = self.subagents.notes.lines(turn.location.id if turn.location else 0) if self.subagents else []
+            return Situation(
+                turn=turn,
+                log=self.log,
+                valid_actions=self.game.valid_actions() if not turn.done else (),
+                map=map_view(self.memory),
+                guards=report,
+                objective=self.objective,
+                feedback=feedback,
+                refused=[p.command for p, _ in self._rejected],
+                lessons=self.knowledge.for_prompt() if self.knowledge else [],
+                notes=notes,
+                max_score=self.game.max_score,
+                refresh_objective=turn.turn > 0 and turn.turn % OBJECTIVE_EVERY == 0,
+            )
+
+    def _think(self, turn_no: int) -> Proposal | None:
+        if self.agent is None or self.current.turn != turn_no or self.current.done:
+            return None
+        start = time.perf_counter()
+        self._emit(ev.ThinkingStarted(turn_no))
+        proposal: Proposal | None = None
+        try:
+            situation = self.situation()
+            if situation.turn.turn != turn_no:
+                return None
+            spent_tokens, spent_cost = 0, 0.0
+            if self.subagents is not None and self._notes_turn != turn_no:
+                self._notes_turn = turn_no
+                before = (self.subagents.notes.tokens, self.subagents.notes.cost)
+                new = self.subagents.after_turn(situation)
+                spent_tokens += self.subagents.notes.tokens - before[0]
+                spent_cost += self.subagents.notes.cost - before[1]
+                situation.notes = self.subagents.notes.lines(situation.room_id)
+                if new:
+                    self._emit(ev.Notes(tuple(new), kind="subagent"))
+            if situation.guards.warnings:
+                self._emit(ev.Notes(tuple(situation.guards.warnings), kind="guard"))
+            judged = (self.llm_judge.tokens, self.llm_judge.cost) if self.llm_judge else (0, 0.0)
+            proposal = self._decide(situation, turn_no)
+            if proposal is None:
+                return None
+            if self.llm_judge is not None:
+                spent_tokens += self.llm_judge.tokens - judged[0]
+                spent_cost += self.llm_judge.cost - judged[1]
+            proposal.tokens += spent_tokens
+            proposal.cost += spent_cost
+            proposal.think_ms = (time.perf_counter() - start) * 1000
+            with self._lock:
+                if self.current.turn != turn_no:
+                    return None  # the person moved on while the agent thought
+                self._spend["think_ms"] += proposal.think_ms
+                self._spend["tokens"] += proposal.tokens
+                self._spend["cost"] += proposal.cost
+                if proposal.objective:
+                    self.objective = proposal.objective
+                self.pending = proposal
+            self._emit(ev.ProposalReady(proposal))
+            return proposal
+        finally:
+            self._emit(ev.ThinkingFinished(turn_no, (time.perf_counter() - start) * 1000))
+
+    def _decide(self, situation: Situation, turn_no: int) -> Proposal | None:
+        """Ask the policy, let safety, guards and the critic refuse, at most MAX_ATTEMPTS times."""
+        assert self.agent is not None
+        refused: list[dict[str, Any]] = []
+        tokens, cost, notes = 0, 0.0, []
+        last: Idea | None = None
+        for _ in range(MAX_ATTEMPTS):
+            idea = self.agent.suggest(situation)
+            tokens, cost = tokens + idea.tokens, cost + idea.cost
+            notes += idea.notes
+            last = idea
+            command = safe_command(idea.command)
+            why = reserved_reason(command) or guards.refuse_repeat(self.log, command)
+            verdict = None
+            if why is None and self.critic is not None:
+                with self._lock:
+                    if self.current.turn != turn_no:
+                        return None
+                    verdict = self.critic.judge(command, situation)
+                self.last_verdict = verdict
+                self._emit(ev.CriticVerdict(verdict, turn_no))
+                if not verdict.accepted:
+                    why = "critic: " + "; ".join(r for r in verdict.reasons if r) or "critic: scored too low"
+            if why is None:
+                return Proposal(command, idea.source, turn_no, idea.reflection, idea.objective, verdict, refused,
+                                tokens=tokens, cost=cost, notes=notes)
+            refused.append({"command": command, "by": "critic" if verdict else "guard", "reason": why})
+            situation.feedback.append(f"'{command}' was refused: {why}")
+            situation.refused.append(command)
+        return self._fallback(situation, turn_no, last, refused, tokens, cost, notes)
+
+    def _fallback(self, situation: Situation, turn_no: int, last: Idea | None, refused: list[dict[str, Any]],
+                  tokens: int, cost: float, notes: list[str]) -> Proposal | None:
+        """After refusals: the critic's best untried valid action, else any command the guards allow."""
+        exclude = {r["command"] for r in refused}
+        best = None
+        if self.critic is not None:
+            with self._lock:
+                if self.current.turn != turn_no:
+                    return None
+                best = self.critic.best_untried(situation, exclude)
+        if best is not None and reserved_reason(best[0]) is None and guards.refuse_repeat(self.log, best[0]) is None:
+            command, verdict = best
+            self._emit(ev.CriticVerdict(verdict, turn_no))
+            notes.append(f"{len(refused)} proposals refused; playing the best untried valid action")
+            return Proposal(command, "critic", turn_no, last.reflection if last else "", last.objective if last else "",
+                            verdict, refused, tokens=tokens, cost=cost, notes=notes)
+        for command in list(situation.valid_actions or ()) + list(COMMON) + ["look"]:
+            if normal(command) not in {normal(c) for c in exclude} and guards.refuse_repeat(self.log, command) is None:
+                notes.append(f"{len(refused)} proposals refused; trying '{command}'")
+                return Proposal(command, "guard", turn_no, last.reflection if last else "", last.objective if last else "",
+                                None, refused, tokens=tokens, cost=cost, notes=notes)
+        return None
+
+    # ---------------------------------------------------------- autopilot
+    @property
+    def autopilot_running(self) -> bool:
+        """The autopilot thread is alive (playing or paused)."""
+        return self._auto is not None and self._auto.is_alive() and not self._auto_stop.is_set()
+
+    @property
+    def autopilot_paused(self) -> bool:
+        """Autopilot is on but waiting."""
+        return self.autopilot_running and not self._auto_run.is_set()
+
+    def start_autopilot(self, steps: int | None = None) -> None:
+        """Let the agent play on its own thread until a stop rule fires."""
+        if self.agent is None:
+            self._emit(ev.ErrorEvent("no agent to hand control to"))
+            return
+        if self.autopilot_running:
+            self.resume()
+            return
+        if steps is not None:
+            self.stop.steps = steps
+        self._auto_stop.clear()
+        self._auto_run.set()
+        self._auto_steps = 0
+        self._stop_reason = ""
+        self.mode = "autopilot"
+        self._auto = threading.Thread(target=self._autopilot_loop, name="zorktui-autopilot", daemon=True)
+        self._auto.start()
+        self._emit(ev.AutopilotState("running"))
+
+    def pause(self) -> None:
+        """Hold the autopilot after its current step."""
+        self._auto_run.clear()
+        self._emit(ev.AutopilotState("paused"))
+
+    def resume(self) -> None:
+        """Let a paused autopilot play on."""
+        self._auto_run.set()
+        self._emit(ev.AutopilotState("running"))
+
+    def step_once(self) -> None:
+        """Let a paused autopilot play exactly one command."""
+        self._auto_step.set()
+
+    def stop_autopilot(self, reason: str = "stopped") -> None:
+        """Stop the autopilot (it finishes the step in hand)."""
+        if self._auto is None:
+            return
+        self._auto_stop.set()
+        self._auto_run.set()
+        self._auto_step.set()
+        self._stop_reason = reason
+
+    def wait_autopilot(self, timeout: float | None = None) -> None:
+        """Wait for the autopilot thread to end."""
+        if self._auto is not None:
+            self._auto.join(timeout)
+
+    def run_autopilot(self, steps: int | None = None) -> str:
+        """Play on this thread until a stop rule fires; returns the rule (for scripts and ``zorktui run``)."""
+        if steps is not None:
+            self.stop.steps = steps
+        self._auto_steps = 0
+        self.mode = "autopilot"
+        while True:
+            reason = self._auto_step_once()
+            if reason:
+                return reason
+
+    def _autopilot_loop(self) -> None:
+        reason = ""
+        try:
+            while not self._auto_stop.is_set():
+                if not self._auto_run.is_set():
+                    # Paused: wait for resume or a single step.
+                    while not (self._auto_run.is_set() or self._auto_step.is_set()):
+                        self._auto_step.wait(0.1)
+                    if self._auto_stop.is_set():
+                        break
+                    self._auto_step.clear()
+                reason = self._auto_step_once()
+                if reason:
+                    break
+                if self.delay:
+                    self._auto_stop.wait(self.delay)
+        except Exception as exc:  # noqa: BLE001 - reported, never raised in a bare thread
+            reason = f"error: {type(exc).__name__}: {exc}"[:200]
+            self._emit(ev.ErrorEvent(reason))
+        reason = reason or self._stop_reason or "stopped"
+        if self.mode == "autopilot":
+            self.mode = "coplay"
+            self._emit(ev.ModeChanged("coplay"))
+        self._emit(ev.AutopilotState("stopped", reason))
+
+    def _auto_step_once(self) -> str:
+        """One autopilot command; returns the stop rule that fired, or ""."""
+        if self.current.done:
+            return "the game has ended"
+        budget = self._budget_reason()
+        if budget:
+            return budget
+        turn_no = self.current.turn
+        proposal = self._think_safely(turn_no)
+        if self._auto_stop.is_set():
+            return self._stop_reason or "stopped"
+        if proposal is None:
+            if self.current.turn != turn_no:
+                return ""  # someone played meanwhile: think again
+            return "the agent had nothing to propose"
+        with self._lock:
+            if self.current.turn != turn_no or self.pending is not proposal:
+                return ""
+            turn = self._play(proposal.command, "agent", fate="accepted")
+        self._auto_steps += 1
+        return self._stop_after(turn)
+
+    def _budget_reason(self) -> str:
+        usage = self.usage
+        if usage is not None:
+            if self.stop.max_tokens is not None and usage.prompt_tokens + usage.completion_tokens >= self.stop.max_tokens:
+                return f"token budget reached ({usage.prompt_tokens + usage.completion_tokens})"
+            if self.stop.max_cost is not None and usage.cost >= self.stop.max_cost:
+                return f"cost budget reached (${usage.cost:.4f})"
+        return ""
+
+    def _stop_after(self, turn: Turn) -> str:
+        if turn.done:
+            return "victory" if turn.victory else ("death" if turn.dead else "the game has ended")
+        if self.stop.steps is not None and self._auto_steps >= self.stop.steps:
+            return f"step budget reached ({self._auto_steps})"
+        if self.stop.on_score_change and turn.reward:
+            return f"score changed ({turn.reward:+d})"
+        if self.stop.on_loop and guards.inspect(self.log).looping:
+            return "going round in circles"
+        return self._budget_reason()
+
+    # -------------------------------------------------------------- close
+    def close(self) -> None:
+        """Stop the agent, note how the game went, and close the recorder and memory."""
+        if self.closed:
+            return
+        self.closed = True
+        self.stop_autopilot("session closed")
+        self.wait_autopilot(30)
+        self._thinker.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            turn = self.current
+            if self.knowledge is not None and turn.turn > 0:
+                rooms = len(self.log.rooms_seen())
+                score = "no score" if turn.score is None else f"score {turn.score}" + (
+                    f"/{self.game.max_score}" if self.game.max_score else "")
+                how = "won" if turn.victory else ("died" if turn.dead else ("ended" if turn.done else "stopped"))
+                self.knowledge.ending(f"An earlier game {how} after {turn.turn} turns with {score}, "
+                                      f"{rooms} rooms seen, last in {turn.location.name if turn.location else '?'}.")
+            if self.recorder is not None:
+                self.recorder.close()
+            if self._close_memory is not None:
+                self._close_memory.close()
