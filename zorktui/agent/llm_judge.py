@@ -12,7 +12,7 @@ from zorktui.agent.situation import Situation
 
 SYSTEM = ("You review one proposed command in a text adventure. Answer in two lines:\n"
           "SCORE: a number from -1 (harmful or pointless) to 1 (clearly useful)\nREASON: a few words.")
-_SCORE = re.compile(r"score\W*([-+]?\d*\.?\d+)", re.I)
+_SCORE = re.compile(r"score[\s:=*_]*([-+]?\d*\.?\d+)", re.I)
 _REASON = re.compile(r"reason\W*(.+)", re.I)
 
 
