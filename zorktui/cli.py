@@ -45,8 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--mode", choices=["human", "coplay", "autopilot"], default="human")
     play.add_argument("--agent", choices=["llm", "explore", "mcts"])
     play.add_argument("--session", type=Path, help="session folder")
-    play.add_argument("--theme")
+    play.add_argument("--theme", help="colour theme (zork-dark, zork-light, zork-green, zork-amber or a user theme)")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
+    play.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL")
     run.add_argument("story", nargs="?", help="story file (default: the bundled game)")
@@ -187,6 +189,35 @@ def _cmd_run_agent(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    """``zorktui play``: build the session (errors exit 2 before any screen), then run the Textual app."""
+    import os
+    import time
+
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.locations import sessions_dir
+    from zorktui.session.factory import SessionOptions, build_session
+
+    if args.seed is not None and args.seed < 1:
+        fail("--seed must be a positive whole number")
+    if args.agent == "mcts":
+        fail("--agent mcts is not available yet; use llm or explore")
+    # Without --agent: the model when one is configured, else the offline explorer.
+    agent = args.agent or ("llm" if os.environ.get("OPENAI_API_KEY") else "explore")
+    folder = args.session or sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
+    options = SessionOptions(story=args.story, mode=args.mode, agent=agent, model=args.model,
+                             base_url=args.base_url, session=folder, seed=args.seed)
+    try:
+        built = build_session(options)
+    except (ZorkTuiError, ValueError) as exc:
+        fail(str(exc))
+    from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
+
+    create_app(built, theme=args.theme).run()
+    print(f"zorktui: session saved in {folder}", file=sys.stderr)
+    return 0
+
+
 def _cmd_inspect(args: argparse.Namespace) -> int:
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session import inspect
@@ -230,14 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "play":
         if args.command is None:
             args = parser.parse_args(["play"])
-        # The Textual app is not built yet: play in the terminal, line by line.
-        args.commands = None
-        args.jsonl = None
-        args.valid_actions = False
-        args.steps = None
-        if args.agent:
-            fail(f"--agent {args.agent} is not available yet")
-        return _cmd_run(args)
+        return _cmd_play(args)
     if command == "run":
         return _cmd_run(args)
     if command in ("memory", "map"):

@@ -1,0 +1,1 @@
+"""Widgets of the main screen: transcript, room, map, agent, status bar and command line."""
