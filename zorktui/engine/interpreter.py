@@ -39,6 +39,8 @@ class Interpreter:
     def __init__(self, zcode_path: str, seed: int) -> None:
         import jericho  # heavy import, paid only when a game opens
 
+        self.zcode_path = zcode_path
+        self.seed = seed
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._env = jericho.FrotzEnv(zcode_path, seed=max(1, seed))
@@ -46,6 +48,19 @@ class Interpreter:
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         self._ram_c = as_ctypes(self._ram)
         self.supported = bool(self._env.is_fully_supported and self._env.bindings)
+
+    def twin(self) -> "Interpreter":
+        """A second, independent interpreter of the same story, started and at its opening.
+
+        jericho loads a private copy of its C library per interpreter, so two
+        interpreters share no state, and ctypes releases the GIL while a
+        command runs: a twin driven from another thread runs on another core.
+        Bring it to a state with :meth:`restore` (snapshots are portable between
+        interpreters of the same story).
+        """
+        other = Interpreter(self.zcode_path, self.seed)
+        other.reset()
+        return other
 
     @property
     def bindings(self) -> dict[str, Any]:
