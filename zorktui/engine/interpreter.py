@@ -47,6 +47,7 @@ class Interpreter:
         self._lib = self._env.frotz_lib
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         self._ram_c = as_ctypes(self._ram)
+        self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
         self.supported = bool(self._env.is_fully_supported and self._env.bindings)
 
     def twin(self) -> "Interpreter":
@@ -87,8 +88,30 @@ class Interpreter:
         return Snapshot(self._env.get_state())
 
     def restore(self, snap: Snapshot) -> None:
-        """Return to a captured state."""
-        self._env.set_state(snap.state)
+        """Return to a captured state.
+
+        Does what jericho's ``set_state`` does, but converts the memory and
+        stack arrays to ctypes once per snapshot rather than on every call:
+        the valid-action search restores the same snapshot hundreds of times.
+        """
+        if len(snap.state) != 9:  # not the layout this was written against: let jericho do it
+            self._env.set_state(snap.state)
+            return
+        ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = snap.state
+        if self._restoring is None or self._restoring[0] is not snap.state:
+            # Holding the state keeps its arrays alive, so the pointers stay valid.
+            self._restoring = (snap.state, as_ctypes(ram), as_ctypes(stack))
+        _state, ram_c, stack_c = self._restoring
+        lib = self._lib
+        lib.setRng(*rng)
+        lib.setRAM(ram_c)
+        lib.setStack(stack_c)
+        lib.setPC(pc)
+        lib.setSP(sp)
+        lib.setFP(fp)
+        lib.set_opcode(opcode)
+        lib.setFrameCount(frame_count)
+        lib.set_narrative_text(narrative)
 
     def halted(self) -> bool:
         """The story has stopped running (it quit, or the interpreter failed)."""
