@@ -9,16 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from zorktui import __version__
 
 EXIT_USAGE = 2
-#: Subcommands of the design that later work will fill in.
-_PLANNED = {
-    "replay": "replay",
-    "export": "export",
-}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
+    run.add_argument("--critic-llm", action="store_true", help="with --agent: the model judges proposals too")
 
     memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
     memory.add_argument("session_dir", type=Path)
@@ -73,117 +69,189 @@ def build_parser() -> argparse.ArgumentParser:
     map_.add_argument("session_dir", type=Path)
     map_.add_argument("--as-of", type=int, metavar="TURN", help="the map as of an earlier turn")
     map_.add_argument("--json", action="store_true", help="print the map model as JSON")
-    replay = sub.add_parser("replay", help="replay a session")
+    replay = sub.add_parser("replay", help="replay a session on its story (--verify checks every state)")
     replay.add_argument("session_dir", type=Path)
-    replay.add_argument("--verify", action="store_true")
-    export = sub.add_parser("export", help="export a session")
+    replay.add_argument("--verify", action="store_true", help="only check each turn's state hash; report the first divergence")
+    replay.add_argument("--story", type=Path, help="the story file, if it moved since the session was recorded")
+    export = sub.add_parser("export", help="export a session as a transcript, a .rec command file or CSV")
     export.add_argument("session_dir", type=Path)
     export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True)
-    export.add_argument("-o", type=Path)
+    export.add_argument("-o", type=Path, metavar="FILE", help="write here (default: stdout)")
+    data = sub.add_parser("data", help="datasets of sessions: summarize many sessions per story")
+    data_sub = data.add_subparsers(dest="data_command", parser_class=_Parser, required=True)
+    summarize = data_sub.add_parser("summarize", help="per-story table and score-vs-step plot over sessions")
+    summarize.add_argument("dirs", type=Path, nargs="+", help="session folders, or folders of session folders")
+    summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
+    summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
     return parser
 
 
-def _open_game(story: str | None, seed: int | None):  # noqa: ANN202 - Game is imported lazily
-    from zorktui.engine.errors import StoryError
-    from zorktui.engine.game import Game
-    from zorktui.locations import bundled_story
+def _cmd_data(args: argparse.Namespace) -> int:
+    """``zorktui data summarize DIR...``."""
+    import json
 
-    try:
-        return Game(story or bundled_story(), seed=seed)
-    except StoryError as exc:
-        fail(str(exc))
+    from zorktui.record import summary
 
-
-def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int:
-    from zorktui.engine.errors import ZorkTuiError
-    from zorktui.session.headless import RunOptions, read_commands, run
-
-    if args.seed is not None and args.seed < 1:
-        fail("--seed must be a positive whole number")
-    if args.agent:
-        return _cmd_run_agent(args)
-    source = None
-    if args.commands and str(args.commands) != "-":
-        try:
-            source = args.commands.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError as exc:
-            fail(f"{args.commands}: cannot read ({exc.strerror or exc})")
-    llm = None
-    if getattr(args, "llm_extract", False):
-        if not args.session or args.no_memory:
-            fail("--llm-extract needs --session (and the memory)")
-        from zorktui.agent.llm import LlmClient, LlmConfig
-
-        try:
-            llm = LlmClient(LlmConfig.from_env(args.model, args.base_url))
-        except ZorkTuiError as exc:
-            fail(str(exc))
-    game = _open_game(args.story, args.seed)
-    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
-    options = RunOptions(
-        jsonl=Path("/dev/stdout") if to_stdout else args.jsonl,
-        session=args.session,
-        valid_actions=args.valid_actions,
-        memory=not getattr(args, "no_memory", False),
-        llm=llm,
-        actor="script" if source is not None or not sys.stdin.isatty() else "human",
-    )
-    if source is None:
-        lines = _prompted_stdin() if sys.stdin.isatty() and not to_stdout else sys.stdin
-        commands = read_commands(lines)
+    summaries, skipped = summary.summarize(args.dirs)
+    for note in skipped:
+        print(f"zorktui: {note}", file=sys.stderr)
+    if not summaries:
+        fail("no session folders found (a session folder holds trajectory.jsonl)")
+    if args.json:
+        print(json.dumps(summary.to_json(summaries), indent=1))
     else:
-        commands = read_commands(source)
-    try:
-        last = run(game, commands, options)
-    except KeyboardInterrupt:
-        return 130
-    except ZorkTuiError as exc:
-        fail(str(exc))
-    finally:
-        game.close()
-    if not to_stdout and options.jsonl is None:
-        if last.done:
-            print("\n[The game has ended.]")
+        print(summary.table(summaries))
+        for s in summaries:
+            print(f"\n{s.title}: median score by step")
+            print(summary.ascii_plot(s.median_curve()))
+    if args.png:
+        try:
+            summary.png_plot(summaries, args.png)
+        except ImportError:
+            fail("--png needs matplotlib: pip install 'zorktui[plot]'")
     return 0
 
 
-def _cmd_run_agent(args: argparse.Namespace) -> int:
-    """``zorktui run --agent llm|explore --steps N``: the agent plays on its own, headless."""
-    from zorktui.engine.errors import ZorkTuiError
-    from zorktui.session.factory import SessionOptions, build_session
-    from zorktui.session.headless import run_agent
+def _options(args: argparse.Namespace, mode: str, agent: str | None) -> Any:
+    """Session options from parsed arguments (shared by run, play and the tests' factory)."""
+    from zorktui.session.factory import SessionOptions
     from zorktui.session.session import StopRules
 
-    if args.agent == "mcts":
-        fail("--agent mcts is not available yet; use llm or explore")
-    if args.commands:
-        fail("give --commands or --agent, not both")
-    if args.steps is None or args.steps < 1:
-        fail("--agent needs --steps N (a positive number of commands)")
-    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
-    options = SessionOptions(
-        story=args.story, mode="autopilot", agent=args.agent, model=args.model, base_url=args.base_url,
-        session=args.session, seed=args.seed, memory=not args.no_memory, llm_extract=args.llm_extract,
-        stop=StopRules(steps=args.steps, on_loop=False), valid_actions=args.valid_actions,
+    return SessionOptions(
+        story=args.story, mode=mode, agent=agent, model=getattr(args, "model", None),
+        base_url=getattr(args, "base_url", None), session=args.session, seed=args.seed,
+        memory=not getattr(args, "no_memory", False), llm_extract=getattr(args, "llm_extract", False),
+        critic_llm=getattr(args, "critic_llm", False), stop=StopRules(steps=getattr(args, "steps", None), on_loop=False),
+        valid_actions=getattr(args, "valid_actions", False),
     )
+
+
+def _build(options: Any) -> Any:
+    """Build a session or exit 2 with one line (bad story, unusable session folder)."""
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.session.factory import build_session
+
     try:
         built = build_session(options)
     except (ZorkTuiError, ValueError) as exc:
         fail(str(exc))
     for warning in built.warnings:
         print(f"zorktui: {warning}", file=sys.stderr)
+    return built
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.session.headless import output_for, play_script, read_commands
+
+    if args.seed is not None and args.seed < 1:
+        fail("--seed must be a positive whole number")
+    if args.agent == "mcts":
+        fail("--agent mcts is not available yet; use llm or explore")
+    if args.agent and args.commands:
+        fail("give --commands or --agent, not both")
+    if args.agent and (args.steps is None or args.steps < 1):
+        fail("--agent needs --steps N (a positive number of commands)")
+    if args.llm_extract and (not args.session or args.no_memory):
+        fail("--llm-extract needs --session (and the memory)")
+    if args.llm_extract and not args.agent:
+        # Asked for by name, extraction without a model is an error, not a silent fallback.
+        from zorktui.agent.llm import LlmConfig, LlmUnavailable, require_endpoint
+
+        try:
+            require_endpoint(LlmConfig.from_env(args.model, args.base_url))
+        except LlmUnavailable as exc:
+            fail(str(exc))
+    source = None
+    if args.commands and str(args.commands) != "-":
+        try:
+            source = args.commands.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError as exc:
+            fail(f"{args.commands}: cannot read ({exc.strerror or exc})")
+    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
+    interactive = source is None and not args.agent and sys.stdin.isatty() and not to_stdout
+    built = _build(_options(args, "autopilot" if args.agent else "script", args.agent))
     session = built.session
+    output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
+    reason = ""
     try:
-        reason = run_agent(session, args.steps, jsonl=Path("/dev/stdout") if to_stdout else args.jsonl)
+        if args.agent:
+            reason = session.run_autopilot(args.steps)
+        else:
+            lines = source if source is not None else (_prompted_stdin() if interactive else sys.stdin)
+            play_script(session, read_commands(lines), actor="human" if interactive else "script")
     except KeyboardInterrupt:
         return 130
+    except ZorkTuiError as exc:
+        fail(str(exc))
     finally:
+        output.close()
         session.close()
         session.game.close()
-    usage = built.llm.usage if built.llm is not None else None
-    spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
-    print(f"zorktui: stopped: {reason} (turn {session.current.turn}, score {session.current.score}){spend}",
-          file=sys.stderr)
+    last = session.current
+    if args.agent:
+        usage = built.llm.usage if built.llm is not None else None
+        spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
+        print(f"zorktui: stopped: {reason} (turn {last.turn}, score {last.score}){spend}", file=sys.stderr)
+    elif not to_stdout and args.jsonl is None and last.done:
+        print("\n[The game has ended.]")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """``zorktui replay DIR [--verify]``: re-execute the recorded commands and compare every state."""
+    from zorktui.agent.safety import clean_text
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.record.replay import replay
+    from zorktui.session.folder import SessionFolder
+    from zorktui.session.resume import open_recorded_game
+
+    try:
+        game, _, records = open_recorded_game(args.session_dir, args.story)
+    except ZorkTuiError as exc:
+        fail(str(exc))
+
+    def show(turn: Any, record: dict[str, Any]) -> None:
+        if record.get("type") != "turn":
+            print(f"[{record.get('type')}: back to turn {turn.turn}]")
+        elif record.get("command") is None:
+            print(clean_text(turn.observation))
+        else:
+            print(f"\n> {turn.command}   [turn {turn.turn}, {record.get('actor')}]\n{clean_text(turn.observation)}")
+
+    try:
+        result = replay(game, records, saves=SessionFolder(args.session_dir).saves, on_turn=None if args.verify else show)
+    finally:
+        game.close()
+    d = result.divergence
+    if d is not None:
+        what = f"'{d.command}'" if d.command else "a jump"
+        print(f"zorktui: diverged at turn {d.turn} (trajectory line {d.line}, {what}): {d.why}"
+              + (f"; recorded {d.expected}, replayed {d.got}" if d.expected and d.got else ""), file=sys.stderr)
+        return 1
+    print(f"verified: {result.turns} turns and {result.jumps} jumps replay with identical world states",
+          file=sys.stderr if not args.verify else sys.stdout)
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.record.export import export
+    from zorktui.session.folder import SessionFolder
+
+    try:
+        text = export(SessionFolder(args.session_dir).records(), args.format)
+    except ZorkTuiError as exc:
+        fail(str(exc))
+    if args.o is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.o.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{args.o}: cannot write ({exc.strerror or exc})")
     return 0
 
 
@@ -242,4 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_run(args)
     if command in ("memory", "map"):
         return _cmd_inspect(args)
-    fail(f"'zorktui {command}' ({_PLANNED[command]}) is not available yet in this version")
+    if command == "replay":
+        return _cmd_replay(args)
+    if command == "data":
+        return _cmd_data(args)
+    return _cmd_export(args)

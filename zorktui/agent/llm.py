@@ -99,6 +99,16 @@ def _reason(exc: BaseException) -> str:
     return text[:200]
 
 
+def require_endpoint(config: LlmConfig) -> None:
+    """Check that a model can be asked at all (a key, or a local endpoint that needs none).
+
+    Raises:
+        LlmUnavailable: Neither a key nor a base URL is set.
+    """
+    if not config.api_key and not config.base_url:
+        raise LlmUnavailable("no LLM configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server)")
+
+
 class LlmClient:
     """Chat completions with timeouts, retries, token and cost accounting.
 
@@ -110,8 +120,7 @@ class LlmClient:
     """
 
     def __init__(self, config: LlmConfig) -> None:
-        if not config.api_key and not config.base_url:
-            raise LlmUnavailable("no LLM configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server)")
+        require_endpoint(config)
         import openai  # lazy: start-up does not pay for it
 
         self.config = config

@@ -39,6 +39,13 @@ MAX_ATTEMPTS = 3
 OBJECTIVE_EVERY = 25
 
 
+def valid_actions_fields(game: Game) -> dict[str, Any]:
+    """The trajectory's ``valid_actions`` and ``valid_actions_ms`` for a game's current state."""
+    start = time.perf_counter()
+    actions = list(game.valid_actions())
+    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+
 @dataclass
 class StopRules:
     """When autopilot hands control back.
@@ -77,6 +84,7 @@ class Session:
         record_valid_actions: Write each state's valid actions into the trajectory.
         close_memory: A memory the session owns and closes (one made just for an agent).
         llm_judge: The critic's optional model stage (:class:`~zorktui.agent.llm_judge.LlmJudge`).
+        log: The line of play so far (a resumed session); default: from the game's current turn.
     """
 
     def __init__(
@@ -94,6 +102,7 @@ class Session:
         record_valid_actions: bool = False,
         close_memory: Any = None,
         llm_judge: Any = None,
+        log: PlayLog | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
@@ -111,7 +120,7 @@ class Session:
         self.usage = usage
         self.record_valid_actions = record_valid_actions
         self._close_memory = close_memory
-        self.log = PlayLog(game.current)
+        self.log = log if log is not None else PlayLog(game.current)
         self.objective = ""
         self.pending: Proposal | None = None
         self.last_verdict: Verdict | None = None
@@ -129,6 +138,7 @@ class Session:
         #: Seconds the autopilot waits between its commands (the UI's speed setting).
         self.delay = 0.0
         self._stop_reason = ""
+        self._ready_at = time.monotonic()
         self.closed = False
 
     # ------------------------------------------------------------- events
@@ -191,10 +201,7 @@ class Session:
             before = self.current
             turn = self.game.step(command)
             extra = self._decided(fate)
-            if self.record_valid_actions:
-                start = time.perf_counter()
-                extra["valid_actions"] = list(self.game.valid_actions())
-                extra["valid_actions_ms"] = round((time.perf_counter() - start) * 1000, 2)
+            extra.update(self.valid_extra())
             if self.recorder is not None:
                 record = self.recorder.turn(turn, actor=actor, extra=extra)
             else:
@@ -204,10 +211,15 @@ class Session:
             self.log.add(turn)
             if turn.dead and self.knowledge is not None:
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
+        self._ready_at = time.monotonic()
         self._emit(ev.TurnDone(turn, actor, record))
         if self.mode == "coplay" and self.agent is not None and not turn.done:
             self.request_proposal()
         return turn
+
+    def valid_extra(self) -> dict[str, Any]:
+        """``valid_actions`` and ``valid_actions_ms`` for the current state, when they are recorded."""
+        return valid_actions_fields(self.game) if self.record_valid_actions else {}
 
     def _decided(self, fate: str) -> dict[str, Any]:
         """The proposal fields of the turn being recorded; clears what was pending."""
@@ -224,8 +236,10 @@ class Session:
             if earlier:
                 record["refused"] = earlier + record.get("refused", [])
             extra["proposal"] = record
+        # Think time runs from the moment the prompt was ready to the command, whoever typed it.
+        extra["think_ms"] = round((time.monotonic() - self._ready_at) * 1000, 1)
         if self._spend["think_ms"]:
-            extra["think_ms"] = round(self._spend["think_ms"], 1)
+            extra["agent_ms"] = round(self._spend["think_ms"], 1)
         if self._spend["tokens"]:
             extra["tokens"] = self._spend["tokens"]
         if self._spend["cost"]:
@@ -242,9 +256,9 @@ class Session:
             turn = self.game.undo(n)
             self._jumped(turn)
             if self.recorder:
-                self.recorder.undo(turn)
+                self.recorder.undo(turn, levels=n)
             elif self.memory is not None:
-                self.memory.apply({"type": "undo", "turn": turn.turn})
+                self.memory.apply({"type": "undo", "turn": turn.turn, "levels": n})
         self._emit(ev.TurnDone(turn, "game", jump="undo"))
         return turn
 
@@ -263,7 +277,10 @@ class Session:
     def save(self, name: str, folder: Path | None = None) -> Path:
         """Save a named checkpoint (in the session's ``saves/`` unless a folder is given)."""
         with self._lock:
-            return self.game.save_checkpoint(self._saves(folder), name)
+            path = self.game.save_checkpoint(self._saves(folder), name)
+            if self.recorder is not None:
+                self.recorder.save(name, self.current)
+            return path
 
     def restore(self, name: str, folder: Path | None = None) -> Turn:
         """Return to a named checkpoint."""
@@ -291,6 +308,7 @@ class Session:
         return data_dir() / "saves" / self.game.story.md5
 
     def _jumped(self, turn: Turn) -> None:
+        self._ready_at = time.monotonic()
         self.log.reset(turn)
         self.pending = None
         self._rejected = []
