@@ -24,7 +24,7 @@ class SessionOptions:
         mode: "human", "coplay" or "autopilot" ("script" for command files: recorded as such, played as human).
         agent: "llm", "explore" or None (no agent).
         model, base_url: LLM settings (else from the environment).
-        timeout, max_retries: LLM request limits.
+        timeout, max_retries: LLM request limits (None: config file or defaults).
         session: Session folder (None: nothing recorded, a temporary memory for an agent).
         seed: The game's random seed.
         memory: Keep the AriGraph memory.
@@ -43,8 +43,8 @@ class SessionOptions:
     agent: str | None = None
     model: str | None = None
     base_url: str | None = None
-    timeout: float = 60.0
-    max_retries: int = 2
+    timeout: float | None = None
+    max_retries: int | None = None
     session: Path | None = None
     seed: int | None = None
     memory: bool = True
@@ -171,8 +171,8 @@ def _llm(options: SessionOptions) -> tuple[Any, str]:
     from zorktui.agent.llm import LlmClient, LlmConfig
 
     try:
-        config = LlmConfig.from_env(options.model, options.base_url, timeout=options.timeout,
-                                    max_retries=options.max_retries)
+        limits = {k: v for k, v in (("timeout", options.timeout), ("max_retries", options.max_retries)) if v is not None}
+        config = LlmConfig.from_env(options.model, options.base_url, **limits)
         return LlmClient(config), ""
     except ZorkTuiError as exc:
         return None, str(exc)
