@@ -345,8 +345,14 @@ class Session:
             return None
 
     def situation(self) -> Situation:
-        """Gather what a policy may look at now (valid actions, map, warnings, lessons)."""
+        """Gather what a policy may look at now (valid actions, map, warnings, lessons).
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
         with self._lock:
+            if self.closed:
+                raise RuntimeError("the session is closed")
             turn = self.current
             report = guards.inspect(self.log)
             feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
@@ -367,7 +373,7 @@ class Session:
             )
 
     def _think(self, turn_no: int) -> Proposal | None:
-        if self.agent is None or self.current.turn != turn_no or self.current.done:
+        if self.agent is None or self.closed or self.current.turn != turn_no or self.current.done:
             return None
         start = time.perf_counter()
         self._emit(ev.ThinkingStarted(turn_no))
@@ -399,8 +405,8 @@ class Session:
             proposal.cost += spent_cost
             proposal.think_ms = (time.perf_counter() - start) * 1000
             with self._lock:
-                if self.current.turn != turn_no:
-                    return None  # the person moved on while the agent thought
+                if self.closed or self.current.turn != turn_no:
+                    return None  # the person moved on (or left) while the agent thought
                 self._spend["think_ms"] += proposal.think_ms
                 self._spend["tokens"] += proposal.tokens
                 self._spend["cost"] += proposal.cost
@@ -428,7 +434,7 @@ class Session:
             verdict = None
             if why is None and self.critic is not None:
                 with self._lock:
-                    if self.current.turn != turn_no:
+                    if self.closed or self.current.turn != turn_no:
                         return None
                     verdict = self.critic.judge(command, situation)
                 self.last_verdict = verdict
@@ -450,7 +456,7 @@ class Session:
         best = None
         if self.critic is not None:
             with self._lock:
-                if self.current.turn != turn_no:
+                if self.closed or self.current.turn != turn_no:
                     return None
                 best = self.critic.best_untried(situation, exclude)
         if best is not None and reserved_reason(best[0]) is None and guards.refuse_repeat(self.log, best[0]) is None:
@@ -576,6 +582,8 @@ class Session:
                 return ""  # someone played meanwhile: think again
             return "the agent had nothing to propose"
         with self._lock:
+            if self.closed or self._auto_stop.is_set():
+                return self._stop_reason or "stopped"
             if self.current.turn != turn_no or self.pending is not proposal:
                 return ""
             turn = self._play(proposal.command, "agent", fate="accepted")
@@ -607,10 +615,12 @@ class Session:
         """Stop the agent, note how the game went, and close the recorder and memory."""
         if self.closed:
             return
-        self.closed = True
         self.stop_autopilot("session closed")
-        self.wait_autopilot(30)
-        self._thinker.shutdown(wait=True, cancel_futures=True)
+        # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
+        self._thinker.shutdown(wait=False, cancel_futures=True)
+        with self._lock:
+            self.closed = True
+        self.wait_autopilot(5)
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:
