@@ -73,6 +73,8 @@ class Output:
             why = proposal.get("reflection") or ""
             critic = (proposal.get("critic") or {}).get("score")
             tag = f"  [{proposal.get('source', event.actor)}{f' {critic:+.2f}' if critic is not None else ''}]"
+            for note in proposal.get("notes") or []:
+                print(f"\n# ({clean_text(note)})", file=self.out)
             if why:
                 print(f"\n# {clean_text(why)}", file=self.out)
             print(f"> {event.turn.command}{tag}", file=self.out)
