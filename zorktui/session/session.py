@@ -129,6 +129,7 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
+        self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
         self._notes_turn = -1
         self._auto: threading.Thread | None = None
         self._auto_stop = threading.Event()
@@ -172,6 +173,25 @@ class Session:
             self.stop_autopilot("the person took over")
             self.set_mode("coplay")
         return self._play(command, actor, fate="superseded")
+
+    def submit(self, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Run a playing method (``"play"``, ``"accept"``, ``"edit"``, ``"undo"``, ...) off the caller's thread.
+
+        Calls run one at a time, in order. A :class:`GameError` or any other
+        failure becomes an :class:`ErrorEvent` (one line) and the future's result is None.
+        """
+        if method not in ("play", "accept", "edit", "reject", "undo", "restart", "save", "restore", "set_mode"):
+            raise ValueError(f"not a playing method: {method}")
+
+        def call() -> Any:
+            try:
+                return getattr(self, method)(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - reported as an event for the UI
+                text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                self._emit(ev.ErrorEvent(text[:300], {"method": method}))
+                return None
+
+        return self._player.submit(call)
 
     def accept(self) -> Turn | None:
         """Play the pending proposal as the agent's command (None when there is none)."""
@@ -618,6 +638,7 @@ class Session:
         self.stop_autopilot("session closed")
         # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
         self._thinker.shutdown(wait=False, cancel_futures=True)
+        self._player.shutdown(wait=True)  # commands already sent are played and recorded
         with self._lock:
             self.closed = True
         self.wait_autopilot(5)
