@@ -303,8 +303,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.jsonl = None
         args.valid_actions = False
         args.steps = None
+        args.no_memory = False
+        args.llm_extract = False
+        args.model = args.base_url = None
         if args.agent:
-            fail(f"--agent {args.agent} is not available yet")
+            fail(f"--agent {args.agent} is not available in the terminal yet; use zorktui run --agent")
         return _cmd_run(args)
     if command == "run":
         return _cmd_run(args)
