@@ -3,7 +3,10 @@
 Prints medians (and means where a budget is stated as an average) measured in
 one run, with ratios against the raw interpreter measured in the same run.
 
-    python scripts/bench_engine.py [STORY WALKTHROUGH] [--commands N]
+    python scripts/bench_engine.py [STORY WALKTHROUGH] [--commands N] [--serial]
+
+``--serial`` searches valid actions on the game's interpreter alone (no twin
+interpreter in a second thread), for comparison.
 
 Defaults to the bundled game and its walkthrough.
 """
@@ -61,11 +64,13 @@ def time_game(story: Path, script: list[str]) -> tuple[list[float], float]:
     return out, load
 
 
-def time_valid_actions(story: Path, walkthrough: list[str]) -> tuple[float, list[float], int]:
+def time_valid_actions(story: Path, walkthrough: list[str], parallel: bool | None = None) -> tuple[float, list[float], int]:
     """(first call incl. learning the parser's templates, per-state seconds after, states)."""
     from zorktui.engine.game import Game
+    from zorktui.engine.valid_actions import ActionFinder
 
     game = Game(story)
+    game._finder = ActionFinder(game, parallel=parallel)
     t = time.perf_counter()
     game.valid_actions()
     first = time.perf_counter() - t
@@ -89,13 +94,14 @@ def main() -> None:
     parser.add_argument("story", nargs="?", type=Path, default=ROOT / "zorktui/stories/lighthouse.z5")
     parser.add_argument("walkthrough", nargs="?", type=Path, default=ROOT / "zorktui/stories/lighthouse.walkthrough")
     parser.add_argument("--commands", type=int, default=1500)
+    parser.add_argument("--serial", action="store_true", help="no twin interpreter for valid actions")
     args = parser.parse_args()
     script = script_of(args.walkthrough, args.commands)
     walk = [c.strip() for c in args.walkthrough.read_text().splitlines() if c.strip() and not c.startswith("#")]
 
     raw = time_raw_jericho(args.story, script)
     ours, load = time_game(args.story, script)
-    first, va, states = time_valid_actions(args.story, walk)
+    first, va, states = time_valid_actions(args.story, walk, parallel=False if args.serial else None)
 
     raw_med, our_med = statistics.median(raw), statistics.median(ours)
     print(f"story: {args.story.name}   script: {len(script)} commands   (2 cores, one process)")
@@ -104,7 +110,7 @@ def main() -> None:
     print(f"{'Game.step with full facts':34s}{ms(our_med):>12s}{ms(statistics.mean(ours)):>12s}")
     print(f"{'ratio Game.step / raw step':34s}{our_med / raw_med:>11.2f}x{statistics.mean(ours) / statistics.mean(raw):>11.2f}x")
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
-    print(f"valid actions over {states} walkthrough states:")
+    print(f"valid actions over {states} walkthrough states ({'serial' if args.serial else 'default'}):")
     print(f"{'  first call (learns templates)':34s}{ms(first):>12s}")
     print(f"{'  per state':34s}{ms(statistics.median(va)):>12s}{ms(statistics.mean(va)):>12s}")
     print(f"{'  per state / raw step':34s}{statistics.median(va) / raw_med:>10.0f}x")

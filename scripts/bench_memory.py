@@ -122,7 +122,8 @@ def bench_questions(memory: Memory, last: int, seed: int, rounds: int) -> dict[s
 
 def bench_headless(commands: list[str], folder: Path) -> dict[str, float]:
     """Mean ms per turn of the headless runner: no recording, JSONL only, and a session with memory."""
-    from zorktui.session.headless import RunOptions, run
+    from zorktui.session.factory import SessionOptions, build_session
+    from zorktui.session.headless import output_for, play_script
 
     class Null:
         def write(self, _: str) -> int:
@@ -132,16 +133,19 @@ def bench_headless(commands: list[str], folder: Path) -> dict[str, float]:
             pass
 
     out = {}
-    for label, options in (
-        ("step only (transcript to null)", RunOptions()),
-        ("jsonl trajectory", RunOptions(jsonl=folder / "t.jsonl")),
-        ("session: trajectory + memory", RunOptions(session=folder / "session")),
+    for label, session_dir, jsonl in (
+        ("step only (transcript to null)", None, None),
+        ("jsonl trajectory", None, folder / "t.jsonl"),
+        ("session: trajectory + memory", folder / "session", None),
     ):
-        game = Game(bundled_story())
+        session = build_session(SessionOptions(session=session_dir, mode="script")).session
+        output = output_for(session, jsonl, out=Null())  # type: ignore[arg-type]
         t = time.perf_counter()
-        run(game, commands, options, out=Null())  # type: ignore[arg-type]
+        play_script(session, commands)
         out[label] = (time.perf_counter() - t) * 1000 / len(commands)
-        game.close()
+        output.close()
+        session.close()
+        session.game.close()
     return out
 
 

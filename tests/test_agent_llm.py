@@ -266,3 +266,20 @@ def test_llm_critic_stage_can_veto(llm_env, tmp_path: Path) -> None:
     assert proposal is not None and proposal.command != "north"
     assert any("model: pointless" in r["reason"] for r in proposal.refused)
     assert proposal.verdict is not None and any(x.startswith("model:") for x in proposal.verdict.reasons)
+
+
+def test_config_file_sets_model_and_endpoint_but_never_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from zorktui.agent.llm import LlmConfig
+    from zorktui.settings import config_path
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("ZORKTUI_MODEL", raising=False)
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text('[llm]\nmodel = "from-config"\nbase_url = "http://127.0.0.1:9/v1"\ntimeout = 7\n'
+                             'api_key = "sk-in-a-file"\n')
+    config = LlmConfig.from_env()
+    assert (config.model, config.base_url, config.timeout, config.api_key) == ("from-config", "http://127.0.0.1:9/v1", 7.0, None)
+    assert LlmConfig.from_env(model="flag").model == "flag"
+    config_path().write_text("[llm\nbroken")
+    assert LlmConfig.from_env().model == "gpt-4o-mini"  # a broken file falls back on the defaults

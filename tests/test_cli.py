@@ -69,3 +69,9 @@ def test_bad_input_exits_2_with_one_line(args: list[str]) -> None:
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_play_in_the_terminal_reads_commands(tmp_path: Path) -> None:
+    done = zorktui("play", "--session", str(tmp_path / "s"), stdin="north\n")
+    assert done.returncode == 0, done.stderr
+    assert "Shingle Path" in done.stdout and (tmp_path / "s" / "trajectory.jsonl").exists()

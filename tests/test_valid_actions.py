@@ -52,3 +52,28 @@ def test_bundled_game_actions_and_cache() -> None:
         game.step(command)
     kitchen = game.valid_actions()
     assert any(a.startswith("give ") for a in kitchen) or any(a.startswith("take lantern") for a in kitchen)
+
+
+def test_parallel_search_matches_serial() -> None:
+    """Splitting candidates over a twin interpreter changes nothing but the time taken."""
+    from zorktui.engine.valid_actions import ActionFinder
+
+    game = Game(BUNDLED)
+    try:
+        for command in ["take flask", "north", "west"]:
+            game.step(command)
+        before = game.current
+        serial = ActionFinder(game, parallel=False)
+        parallel = ActionFinder(game, parallel=True)
+        try:
+            for _ in range(2):  # the second search runs with failures remembered
+                assert parallel.find() == serial.find()
+                assert parallel.stats == serial.stats
+            assert parallel._twin is not None  # the twin really was used
+        finally:
+            parallel.close()
+            serial.close()
+        assert game.current == before
+        assert game.step("take lantern").state_hash != before.state_hash  # the game still plays
+    finally:
+        game.close()

@@ -9,16 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
 from zorktui import __version__
 
 EXIT_USAGE = 2
-#: Subcommands of the design that later work will fill in.
-_PLANNED = {
-    "replay": "replay",
-    "export": "export",
-}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
     run.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
+    run.add_argument("--critic-llm", action="store_true", help="with --agent: the model judges proposals too")
 
     memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
     memory.add_argument("session_dir", type=Path)
@@ -75,146 +71,225 @@ def build_parser() -> argparse.ArgumentParser:
     map_.add_argument("session_dir", type=Path)
     map_.add_argument("--as-of", type=int, metavar="TURN", help="the map as of an earlier turn")
     map_.add_argument("--json", action="store_true", help="print the map model as JSON")
-    replay = sub.add_parser("replay", help="replay a session")
+    replay = sub.add_parser("replay", help="replay a session on its story (--verify checks every state)")
     replay.add_argument("session_dir", type=Path)
-    replay.add_argument("--verify", action="store_true")
-    export = sub.add_parser("export", help="export a session")
+    replay.add_argument("--verify", action="store_true", help="only check each turn's state hash; report the first divergence")
+    replay.add_argument("--story", type=Path, help="the story file, if it moved since the session was recorded")
+    export = sub.add_parser("export", help="export a session as a transcript, a .rec command file or CSV")
     export.add_argument("session_dir", type=Path)
     export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True)
-    export.add_argument("-o", type=Path)
+    export.add_argument("-o", type=Path, metavar="FILE", help="write here (default: stdout)")
+    data = sub.add_parser("data", help="datasets of sessions: summarize many sessions per story")
+    data_sub = data.add_subparsers(dest="data_command", parser_class=_Parser, required=True)
+    summarize = data_sub.add_parser("summarize", help="per-story table and score-vs-step plot over sessions")
+    summarize.add_argument("dirs", type=Path, nargs="+", help="session folders, or folders of session folders")
+    summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
+    summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
     return parser
 
 
-def _open_game(story: str | None, seed: int | None):  # noqa: ANN202 - Game is imported lazily
-    from zorktui.engine.errors import StoryError
-    from zorktui.engine.game import Game
-    from zorktui.locations import bundled_story
+def _cmd_data(args: argparse.Namespace) -> int:
+    """``zorktui data summarize DIR...``."""
+    import json
+
+    from zorktui.record import summary
+
+    summaries, skipped = summary.summarize(args.dirs)
+    for note in skipped:
+        print(f"zorktui: {note}", file=sys.stderr)
+    if not summaries:
+        fail("no session folders found (a session folder holds trajectory.jsonl)")
+    if args.json:
+        print(json.dumps(summary.to_json(summaries), indent=1))
+    else:
+        print(summary.table(summaries))
+        for s in summaries:
+            print(f"\n{s.title}: median score by step")
+            print(summary.ascii_plot(s.median_curve()))
+    if args.png:
+        try:
+            summary.png_plot(summaries, args.png)
+        except ImportError:
+            fail("--png needs matplotlib: pip install 'zorktui[plot]'")
+    return 0
+
+
+def _options(args: argparse.Namespace, mode: str, agent: str | None) -> Any:
+    """Session options from parsed arguments (shared by run, play and the tests' factory)."""
+    from zorktui.session.factory import SessionOptions
+    from zorktui.session.session import StopRules
+
+    return SessionOptions(
+        story=args.story, mode=mode, agent=agent, model=getattr(args, "model", None),
+        base_url=getattr(args, "base_url", None), session=args.session, seed=args.seed,
+        memory=not getattr(args, "no_memory", False), llm_extract=getattr(args, "llm_extract", False),
+        critic_llm=getattr(args, "critic_llm", False), stop=StopRules(steps=getattr(args, "steps", None), on_loop=False),
+        valid_actions=getattr(args, "valid_actions", False),
+    )
+
+
+def _build(options: Any, quiet: bool = False) -> Any:
+    """Build a session or exit 2 with one line (bad story, unusable session folder).
+
+    Args:
+        options: The session options.
+        quiet: Leave the warnings to the caller (the app shows them on screen).
+    """
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.session.factory import build_session
 
     try:
-        return Game(story or bundled_story(), seed=seed)
-    except StoryError as exc:
+        built = build_session(options)
+    except (ZorkTuiError, ValueError) as exc:
         fail(str(exc))
+    if not quiet:
+        for warning in built.warnings:
+            print(f"zorktui: {warning}", file=sys.stderr)
+    return built
 
 
-def _cmd_run(args: argparse.Namespace, interactive_default: bool = False) -> int:
+def _cmd_run(args: argparse.Namespace) -> int:
+    """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
     from zorktui.engine.errors import ZorkTuiError
-    from zorktui.session.headless import RunOptions, read_commands, run
+    from zorktui.session.headless import output_for, play_script, read_commands
 
     if args.seed is not None and args.seed < 1:
         fail("--seed must be a positive whole number")
-    if args.agent:
-        return _cmd_run_agent(args)
+    if args.agent == "mcts":
+        fail("--agent mcts is not available yet; use llm or explore")
+    if args.agent and args.commands:
+        fail("give --commands or --agent, not both")
+    if args.agent and (args.steps is None or args.steps < 1):
+        fail("--agent needs --steps N (a positive number of commands)")
+    if args.llm_extract and (not args.session or args.no_memory):
+        fail("--llm-extract needs --session (and the memory)")
+    if args.llm_extract and not args.agent:
+        # Asked for by name, extraction without a model is an error, not a silent fallback.
+        from zorktui.agent.llm import LlmConfig, LlmUnavailable, require_endpoint
+
+        try:
+            require_endpoint(LlmConfig.from_env(args.model, args.base_url))
+        except LlmUnavailable as exc:
+            fail(str(exc))
     source = None
     if args.commands and str(args.commands) != "-":
         try:
             source = args.commands.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError as exc:
             fail(f"{args.commands}: cannot read ({exc.strerror or exc})")
-    llm = None
-    if getattr(args, "llm_extract", False):
-        if not args.session or args.no_memory:
-            fail("--llm-extract needs --session (and the memory)")
-        from zorktui.agent.llm import LlmClient, LlmConfig
-
-        try:
-            llm = LlmClient(LlmConfig.from_env(args.model, args.base_url))
-        except ZorkTuiError as exc:
-            fail(str(exc))
-    game = _open_game(args.story, args.seed)
     to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
-    options = RunOptions(
-        jsonl=Path("/dev/stdout") if to_stdout else args.jsonl,
-        session=args.session,
-        valid_actions=args.valid_actions,
-        memory=not getattr(args, "no_memory", False),
-        llm=llm,
-        actor="script" if source is not None or not sys.stdin.isatty() else "human",
-    )
-    if source is None:
-        lines = _prompted_stdin() if sys.stdin.isatty() and not to_stdout else sys.stdin
-        commands = read_commands(lines)
-    else:
-        commands = read_commands(source)
+    interactive = source is None and not args.agent and sys.stdin.isatty() and not to_stdout
+    built = _build(_options(args, "autopilot" if args.agent else "script", args.agent))
+    session = built.session
+    output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
+    reason = ""
     try:
-        last = run(game, commands, options)
+        if args.agent:
+            reason = session.run_autopilot(args.steps)
+        else:
+            lines = source if source is not None else (_prompted_stdin() if interactive else sys.stdin)
+            play_script(session, read_commands(lines), actor="human" if interactive else "script")
     except KeyboardInterrupt:
         return 130
     except ZorkTuiError as exc:
         fail(str(exc))
     finally:
-        game.close()
-    if not to_stdout and options.jsonl is None:
-        if last.done:
-            print("\n[The game has ended.]")
+        output.close()
+        session.close()
+        session.game.close()
+    last = session.current
+    if args.agent:
+        usage = built.llm.usage if built.llm is not None else None
+        spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
+        print(f"zorktui: stopped: {reason} (turn {last.turn}, score {last.score}){spend}", file=sys.stderr)
+    elif not to_stdout and args.jsonl is None and last.done:
+        print("\n[The game has ended.]")
     return 0
 
 
-def _cmd_run_agent(args: argparse.Namespace) -> int:
-    """``zorktui run --agent llm|explore --steps N``: the agent plays on its own, headless."""
+def _cmd_replay(args: argparse.Namespace) -> int:
+    """``zorktui replay DIR [--verify]``: re-execute the recorded commands and compare every state."""
+    from zorktui.agent.safety import clean_text
     from zorktui.engine.errors import ZorkTuiError
-    from zorktui.session.factory import SessionOptions, build_session
-    from zorktui.session.headless import run_agent
-    from zorktui.session.session import StopRules
+    from zorktui.record.replay import replay
+    from zorktui.session.folder import SessionFolder
+    from zorktui.session.resume import open_recorded_game
 
-    if args.agent == "mcts":
-        fail("--agent mcts is not available yet; use llm or explore")
-    if args.commands:
-        fail("give --commands or --agent, not both")
-    if args.steps is None or args.steps < 1:
-        fail("--agent needs --steps N (a positive number of commands)")
-    to_stdout = args.jsonl is not None and str(args.jsonl) == "-"
-    options = SessionOptions(
-        story=args.story, mode="autopilot", agent=args.agent, model=args.model, base_url=args.base_url,
-        session=args.session, seed=args.seed, memory=not args.no_memory, llm_extract=args.llm_extract,
-        stop=StopRules(steps=args.steps, on_loop=False), valid_actions=args.valid_actions,
-    )
     try:
-        built = build_session(options)
-    except (ZorkTuiError, ValueError) as exc:
+        game, _, records = open_recorded_game(args.session_dir, args.story)
+    except ZorkTuiError as exc:
         fail(str(exc))
-    for warning in built.warnings:
-        print(f"zorktui: {warning}", file=sys.stderr)
-    session = built.session
+
+    def show(turn: Any, record: dict[str, Any]) -> None:
+        if record.get("type") != "turn":
+            print(f"[{record.get('type')}: back to turn {turn.turn}]")
+        elif record.get("command") is None:
+            print(clean_text(turn.observation))
+        else:
+            print(f"\n> {turn.command}   [turn {turn.turn}, {record.get('actor')}]\n{clean_text(turn.observation)}")
+
     try:
-        reason = run_agent(session, args.steps, jsonl=Path("/dev/stdout") if to_stdout else args.jsonl)
-    except KeyboardInterrupt:
-        return 130
+        result = replay(game, records, saves=SessionFolder(args.session_dir).saves, on_turn=None if args.verify else show)
     finally:
-        session.close()
-        session.game.close()
-    usage = built.llm.usage if built.llm is not None else None
-    spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
-    print(f"zorktui: stopped: {reason} (turn {session.current.turn}, score {session.current.score}){spend}",
-          file=sys.stderr)
+        game.close()
+    d = result.divergence
+    if d is not None:
+        what = f"'{d.command}'" if d.command else "a jump"
+        print(f"zorktui: diverged at turn {d.turn} (trajectory line {d.line}, {what}): {d.why}"
+              + (f"; recorded {d.expected}, replayed {d.got}" if d.expected and d.got else ""), file=sys.stderr)
+        return 1
+    print(f"verified: {result.turns} turns and {result.jumps} jumps replay with identical world states",
+          file=sys.stderr if not args.verify else sys.stdout)
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
+    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.record.export import export
+    from zorktui.session.folder import SessionFolder
+
+    try:
+        text = export(SessionFolder(args.session_dir).records(), args.format)
+    except ZorkTuiError as exc:
+        fail(str(exc))
+    if args.o is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.o.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{args.o}: cannot write ({exc.strerror or exc})")
     return 0
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    """``zorktui play``: build the session (errors exit 2 before any screen), then run the Textual app."""
+    """``zorktui play``: the Textual app; line by line when stdin or stdout is not a terminal."""
     import os
     import time
 
-    from zorktui.engine.errors import ZorkTuiError
     from zorktui.locations import sessions_dir
-    from zorktui.session.factory import SessionOptions, build_session
 
     if args.seed is not None and args.seed < 1:
         fail("--seed must be a positive whole number")
     if args.agent == "mcts":
         fail("--agent mcts is not available yet; use llm or explore")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        # Piped or redirected: no screen to draw on, so play the lines given, as ``run`` does.
+        args.commands = args.jsonl = args.steps = None
+        args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
+        if args.agent:
+            fail(f"--agent {args.agent} needs a terminal; use zorktui run --agent {args.agent} --steps N")
+        return _cmd_run(args)
     # Without --agent: the model when one is configured, else the offline explorer.
     agent = args.agent or ("llm" if os.environ.get("OPENAI_API_KEY") else "explore")
-    folder = args.session or sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
-    options = SessionOptions(story=args.story, mode=args.mode, agent=agent, model=args.model,
-                             base_url=args.base_url, session=folder, seed=args.seed)
-    try:
-        built = build_session(options)
-    except (ZorkTuiError, ValueError) as exc:
-        fail(str(exc))
+    if args.session is None:
+        args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
+    built = _build(_options(args, args.mode, agent), quiet=True)
     from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
 
     create_app(built, theme=args.theme).run()
-    print(f"zorktui: session saved in {folder}", file=sys.stderr)
+    print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0
 
 
@@ -266,4 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_run(args)
     if command in ("memory", "map"):
         return _cmd_inspect(args)
-    fail(f"'zorktui {command}' ({_PLANNED[command]}) is not available yet in this version")
+    if command == "replay":
+        return _cmd_replay(args)
+    if command == "data":
+        return _cmd_data(args)
+    return _cmd_export(args)

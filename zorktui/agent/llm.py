@@ -46,10 +46,22 @@ class LlmConfig:
 
     @classmethod
     def from_env(cls, model: str | None = None, base_url: str | None = None, **overrides: Any) -> "LlmConfig":
-        """Settings from flags, falling back on the environment."""
+        """Settings from flags, then the environment, then the ``[llm]`` table of the config file.
+
+        The config file may set ``model``, ``base_url``, ``timeout``, ``max_retries``,
+        ``price_in`` and ``price_out``; never the key (environment only).
+        """
+        from zorktui.settings import load_section
+
+        table, _ = load_section("llm")
+        for key in ("timeout", "max_retries", "price_in", "price_out"):
+            value = table.get(key)
+            if key not in overrides and isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+                overrides[key] = type(getattr(cls, key))(value)
+        configured = {k: v for k, v in table.items() if k in ("model", "base_url") and isinstance(v, str) and v.strip()}
         return cls(
-            model=model or os.environ.get("ZORKTUI_MODEL") or DEFAULT_MODEL,
-            base_url=base_url or os.environ.get("OPENAI_BASE_URL") or None,
+            model=model or os.environ.get("ZORKTUI_MODEL") or configured.get("model") or DEFAULT_MODEL,
+            base_url=base_url or os.environ.get("OPENAI_BASE_URL") or configured.get("base_url") or None,
             api_key=os.environ.get("OPENAI_API_KEY") or None,
             **overrides,
         )
@@ -99,6 +111,16 @@ def _reason(exc: BaseException) -> str:
     return text[:200]
 
 
+def require_endpoint(config: LlmConfig) -> None:
+    """Check that a model can be asked at all (a key, or a local endpoint that needs none).
+
+    Raises:
+        LlmUnavailable: Neither a key nor a base URL is set.
+    """
+    if not config.api_key and not config.base_url:
+        raise LlmUnavailable("no LLM configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server)")
+
+
 class LlmClient:
     """Chat completions with timeouts, retries, token and cost accounting.
 
@@ -110,8 +132,7 @@ class LlmClient:
     """
 
     def __init__(self, config: LlmConfig) -> None:
-        if not config.api_key and not config.base_url:
-            raise LlmUnavailable("no LLM configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local server)")
+        require_endpoint(config)
         import openai  # lazy: start-up does not pay for it
 
         self.config = config

@@ -56,6 +56,8 @@ class Proposal:
             record["objective"] = self.objective
         if self.refused:
             record["refused"] = list(self.refused)
+        if self.notes:
+            record["notes"] = list(self.notes)
         return record
 
 

@@ -269,5 +269,7 @@ class Game:
         return found
 
     def close(self) -> None:
-        """Release the interpreter."""
+        """Release the interpreter (and the valid-action search's twin, if one was started)."""
+        if self._finder is not None:
+            self._finder.close()
         self.vm.close()

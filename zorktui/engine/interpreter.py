@@ -39,13 +39,29 @@ class Interpreter:
     def __init__(self, zcode_path: str, seed: int) -> None:
         import jericho  # heavy import, paid only when a game opens
 
+        self.zcode_path = zcode_path
+        self.seed = seed
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self._env = jericho.FrotzEnv(zcode_path, seed=max(1, seed))
         self._lib = self._env.frotz_lib
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         self._ram_c = as_ctypes(self._ram)
+        self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
         self.supported = bool(self._env.is_fully_supported and self._env.bindings)
+
+    def twin(self) -> "Interpreter":
+        """A second, independent interpreter of the same story, started and at its opening.
+
+        jericho loads a private copy of its C library per interpreter, so two
+        interpreters share no state, and ctypes releases the GIL while a
+        command runs: a twin driven from another thread runs on another core.
+        Bring it to a state with :meth:`restore` (snapshots are portable between
+        interpreters of the same story).
+        """
+        other = Interpreter(self.zcode_path, self.seed)
+        other.reset()
+        return other
 
     @property
     def bindings(self) -> dict[str, Any]:
@@ -72,8 +88,30 @@ class Interpreter:
         return Snapshot(self._env.get_state())
 
     def restore(self, snap: Snapshot) -> None:
-        """Return to a captured state."""
-        self._env.set_state(snap.state)
+        """Return to a captured state.
+
+        Does what jericho's ``set_state`` does, but converts the memory and
+        stack arrays to ctypes once per snapshot rather than on every call:
+        the valid-action search restores the same snapshot hundreds of times.
+        """
+        if len(snap.state) != 9:  # not the layout this was written against: let jericho do it
+            self._env.set_state(snap.state)
+            return
+        ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = snap.state
+        if self._restoring is None or self._restoring[0] is not snap.state:
+            # Holding the state keeps its arrays alive, so the pointers stay valid.
+            self._restoring = (snap.state, as_ctypes(ram), as_ctypes(stack))
+        _state, ram_c, stack_c = self._restoring
+        lib = self._lib
+        lib.setRng(*rng)
+        lib.setRAM(ram_c)
+        lib.setStack(stack_c)
+        lib.setPC(pc)
+        lib.setSP(sp)
+        lib.setFP(fp)
+        lib.set_opcode(opcode)
+        lib.setFrameCount(frame_count)
+        lib.set_narrative_text(narrative)
 
     def halted(self) -> bool:
         """The story has stopped running (it quit, or the interpreter failed)."""

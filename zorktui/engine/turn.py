@@ -89,6 +89,7 @@ class Turn:
             "victory": self.victory,
             "dead": self.dead,
             "state_hash": self.state_hash,
+            "changed": self.changed,
         }
 
     @classmethod
@@ -121,5 +122,6 @@ class Turn:
             victory=bool(record.get("victory", False)),
             dead=bool(record.get("dead", False)),
             state_hash=str(record.get("state_hash", "")),
+            changed=bool(record.get("changed", True)),
             valid_actions=tuple(actions) if actions is not None else None,
         )

@@ -10,7 +10,7 @@ from typing import Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
-from zorktui.session.session import MODES, Session, StopRules
+from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
 
 AGENTS = ("llm", "explore")
 
@@ -21,10 +21,10 @@ class SessionOptions:
 
     Attributes:
         story: Story file (None: the bundled game).
-        mode: "human", "coplay" or "autopilot".
+        mode: "human", "coplay" or "autopilot" ("script" for command files: recorded as such, played as human).
         agent: "llm", "explore" or None (no agent).
         model, base_url: LLM settings (else from the environment).
-        timeout, max_retries: LLM request limits.
+        timeout, max_retries: LLM request limits (None: config file or defaults).
         session: Session folder (None: nothing recorded, a temporary memory for an agent).
         seed: The game's random seed.
         memory: Keep the AriGraph memory.
@@ -43,8 +43,8 @@ class SessionOptions:
     agent: str | None = None
     model: str | None = None
     base_url: str | None = None
-    timeout: float = 60.0
-    max_retries: int = 2
+    timeout: float | None = None
+    max_retries: int | None = None
     session: Path | None = None
     seed: int | None = None
     memory: bool = True
@@ -90,12 +90,16 @@ class _ScratchMemory:
 def build_session(options: SessionOptions) -> Built:
     """Open the story, the recorder, the memory, the model and the agent as the options say.
 
+    A session folder that already holds a trajectory is resumed: its story is
+    replayed with the recorded seed to the last recorded turn, and play goes on
+    from there (turn numbers continue; the memory catches up).
+
     Raises:
         StoryError: The story cannot be played.
-        SessionError: The session folder cannot be used.
+        SessionError: The session folder cannot be used or does not replay.
         ValueError: An unknown mode or agent.
     """
-    if options.mode not in MODES:
+    if options.mode not in MODES + ("script",):
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     if options.agent is not None and options.agent not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)} (mcts is not available yet)")
@@ -108,7 +112,10 @@ def build_session(options: SessionOptions) -> Built:
         if why:
             warnings.append(f"LLM unavailable: {why}; the offline explorer plays instead" if options.agent == "llm"
                             else f"LLM unavailable: {why}; memory extraction is off")
-    game = Game(options.story or bundled_story(), seed=options.seed)
+    from zorktui.session.resume import has_session, resume_game
+
+    resumed = resume_game(options.session, options.story) if has_session(options.session) else None
+    game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
     try:
         agent_info = _agent_record(options, llm)
         recorder = None
@@ -117,8 +124,12 @@ def build_session(options: SessionOptions) -> Built:
 
             recorder = SessionRecorder(options.session, game, mode=options.mode, agent=agent_info,
                                        memory=options.memory, participant=options.participant,
-                                       llm=llm if options.llm_extract else None)
-            recorder.opening(game.opening)
+                                       llm=llm if options.llm_extract else None,
+                                       resume=resumed.header if resumed is not None else None)
+            if resumed is None:
+                recorder.opening(game.opening, extra=valid_actions_fields(game) if options.valid_actions else None)
+            else:
+                warnings.append(f"resumed {options.session} at turn {game.current.turn}")
         scratch = None
         memory = recorder.memory if recorder is not None else None
         if memory is None and options.agent is not None and options.memory and options.session is None:
@@ -145,10 +156,10 @@ def build_session(options: SessionOptions) -> Built:
             from zorktui.agent.llm_judge import LlmJudge
 
             judge = LlmJudge(llm)
-        session = Session(game, mode=options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
+        session = Session(game, mode="human" if options.mode == "script" else options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
                           critic=options.critic, stop=options.stop, subagents=subagents,
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
-                          close_memory=scratch, llm_judge=judge)
+                          close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None)
     except BaseException:
         game.close()
         raise
@@ -160,8 +171,8 @@ def _llm(options: SessionOptions) -> tuple[Any, str]:
     from zorktui.agent.llm import LlmClient, LlmConfig
 
     try:
-        config = LlmConfig.from_env(options.model, options.base_url, timeout=options.timeout,
-                                    max_retries=options.max_retries)
+        limits = {k: v for k, v in (("timeout", options.timeout), ("max_retries", options.max_retries)) if v is not None}
+        config = LlmConfig.from_env(options.model, options.base_url, **limits)
         return LlmClient(config), ""
     except ZorkTuiError as exc:
         return None, str(exc)
@@ -175,3 +186,4 @@ def _agent_record(options: SessionOptions, llm: Any) -> dict[str, Any] | None:
     if llm is not None:
         info["llm"] = llm.config.public()
     return info
+

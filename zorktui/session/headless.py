@@ -1,18 +1,22 @@
-"""The headless loop behind ``zorktui run``: commands in, transcript or trajectory out."""
+"""The headless front behind ``zorktui run``: a Session driven by a command script or by its agent.
+
+Either way the turns go through the same :class:`~zorktui.session.session.Session`
+the app uses; this module only prints the transcript or writes a JSONL copy
+of the trajectory.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
+from zorktui.agent.safety import clean_text
 from zorktui.engine.errors import GameError
-from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
-from zorktui.session.recorder import SessionRecorder
+from zorktui.session import events as ev
+from zorktui.session.session import Session
 
 
 def read_commands(lines: Iterable[str]) -> Iterator[str]:
@@ -23,141 +27,92 @@ def read_commands(lines: Iterable[str]) -> Iterator[str]:
             yield command
 
 
-@dataclass
-class RunOptions:
-    """Settings of a headless run.
-
-    Attributes:
-        jsonl: Write the trajectory here (else print a transcript).
-        session: A session folder: session.json, trajectory.jsonl and the memory go there.
-        valid_actions: Record the valid actions after each turn.
-        actor: Who the commands come from ("script" for files, "human" for a terminal).
-        memory: Keep the AriGraph memory in the session folder.
-        llm: An LLM client for memory extraction (None: off).
-    """
-
-    jsonl: Path | None = None
-    session: Path | None = None
-    valid_actions: bool = False
-    actor: str = "script"
-    memory: bool = True
-    llm: Any = None
-
-
-def _status(turn: Turn, max_score: int | None) -> str:
+def status_line(turn: Turn, max_score: int | None) -> str:
+    """``[room | score s/max | moves m]`` after a turn."""
     where = turn.location.name if turn.location else "?"
     score = "-" if turn.score is None else (f"{turn.score}/{max_score}" if max_score else str(turn.score))
     return f"[{where} | score {score} | moves {turn.moves if turn.moves is not None else '-'}]"
 
 
-def _extra(game: Game, options: RunOptions) -> dict[str, object]:
-    if not options.valid_actions:
-        return {}
-    start = time.perf_counter()
-    actions = list(game.valid_actions())
-    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
-
-
-def run(game: Game, commands: Iterable[str], options: RunOptions, out: IO[str] = sys.stdout) -> Turn:
-    """Play commands on a game, recording as the options say.
+class Output:
+    """Prints the transcript of a session, or copies its trajectory records to a JSONL file.
 
     Args:
-        game: An opened game at its opening turn.
-        commands: The commands to play.
-        options: Where and what to record.
-        out: Where the readable transcript goes (when not writing JSONL to stdout).
-
-    Returns:
-        The last turn played.
+        session: The session to follow.
+        out: Where the transcript goes.
+        jsonl: Write records here instead of printing a transcript.
+        echo: Print each command (off at a terminal, where the person's own line is on screen).
     """
-    # The recorder checks the folder before anything is written anywhere.
-    recorder = SessionRecorder(options.session, game, mode="script", memory=options.memory, llm=options.llm) if options.session else None
-    writers: list[TrajectoryWriter] = []
-    if options.jsonl:
-        writers.append(TrajectoryWriter(options.jsonl))
-    transcript = not options.jsonl
-    header = recorder.header if recorder else session_header(game.story, mode="script", agent=None, seed=game.seed)
-    extra = _extra(game, options)
-    opening = recorder.opening(game.opening, extra=extra) if recorder else turn_record(game.opening, actor="game", extra=extra)
-    for w in writers:
-        w.write(header)
-        w.write(opening)
-    if transcript:
-        print(game.opening.observation, file=out)
-        print(_status(game.opening, game.max_score), file=out)
-    turn = game.current
-    try:
-        for command in commands:
-            if turn.done:
-                break
-            try:
-                turn = game.step(command)
-            except GameError as exc:
-                print(f"zorktui: {exc}", file=sys.stderr)
-                continue
-            extra = _extra(game, options)
-            if recorder:
-                record = recorder.turn(turn, actor=options.actor, extra=extra)
-            else:
-                record = turn_record(turn, actor=options.actor, extra=extra)
-            for w in writers:
-                w.write(record)
-            if transcript:
-                # At a terminal the player's own line is already on screen.
-                echo = "" if options.actor == "human" else f"\n> {command}"
-                print(f"{echo}\n{turn.observation}", file=out)
-                print(_status(turn, game.max_score), file=out)
-    finally:
-        for w in writers:
-            w.close()
-        if recorder:
-            recorder.close()
-    return turn
 
+    def __init__(self, session: Session, out: IO[str] = sys.stdout, jsonl: Path | None = None, echo: bool = True) -> None:
+        self.session = session
+        self.out = out
+        self.echo = echo
+        self.writer = TrajectoryWriter(jsonl) if jsonl else None
+        game = session.game
+        if self.writer is not None:
+            recorder = session.recorder
+            header = recorder.header if recorder is not None else session_header(
+                game.story, mode=session.mode, agent={"name": getattr(session.agent, "name", None)} if session.agent else None,
+                seed=game.seed)
+            self.writer.write(header)
+            self.writer.write(turn_record(game.current, actor="game", extra=session.valid_extra()))
+        else:
+            print(clean_text(game.current.observation), file=out)
+            print(status_line(game.current, game.max_score), file=out)
+        self._unsubscribe = session.subscribe(self._show)
 
-def run_agent(session: Any, steps: int, out: IO[str] = sys.stdout, jsonl: Path | None = None) -> str:
-    """Let a session's agent play up to ``steps`` commands headless (``zorktui run --agent``).
-
-    Prints a transcript with the agent's reflection and the critic's verdict
-    for each command, or writes the trajectory as JSONL.
-
-    Returns:
-        The stop rule that ended the run.
-    """
-    from zorktui.agent.safety import clean_text
-    from zorktui.session import events as ev
-
-    writer = TrajectoryWriter(jsonl) if jsonl else None
-    game = session.game
-    if writer:
-        header = session.recorder.header if session.recorder else session_header(
-            game.story, mode="autopilot", agent={"name": getattr(session.agent, "name", None)}, seed=game.seed)
-        writer.write(header)
-        writer.write(turn_record(game.opening, actor="game"))
-    else:
-        print(clean_text(game.opening.observation), file=out)
-        print(_status(game.opening, game.max_score), file=out)
-
-    def show(event: Any) -> None:
-        if isinstance(event, ev.TurnDone) and event.record is not None:
-            if writer:
-                writer.write(event.record)
-                return
-            proposal = event.record.get("proposal") or {}
+    def _show(self, event: ev.Event) -> None:
+        if not isinstance(event, ev.TurnDone) or event.record is None:
+            return
+        if self.writer is not None:
+            self.writer.write(event.record)
+            return
+        proposal = event.record.get("proposal") or {}
+        if event.actor == "agent":
             why = proposal.get("reflection") or ""
             critic = (proposal.get("critic") or {}).get("score")
             tag = f"  [{proposal.get('source', event.actor)}{f' {critic:+.2f}' if critic is not None else ''}]"
+            for note in proposal.get("notes") or []:
+                print(f"\n# ({clean_text(note)})", file=self.out)
             if why:
-                print(f"\n# {clean_text(why)}", file=out)
-            print(f"> {event.turn.command}{tag}\n{clean_text(event.turn.observation)}", file=out)
-            print(_status(event.turn, game.max_score), file=out)
-        elif isinstance(event, ev.Notes) and event.kind == "error" and not writer:
-            print(f"# {event.lines[0]}", file=out)
+                print(f"\n# {clean_text(why)}", file=self.out)
+            print(f"> {event.turn.command}{tag}", file=self.out)
+        elif self.echo:
+            print(f"\n> {event.turn.command}", file=self.out)
+        print(clean_text(event.turn.observation), file=self.out)
+        print(status_line(event.turn, self.session.game.max_score), file=self.out)
 
-    unsubscribe = session.subscribe(show)
-    try:
-        return session.run_autopilot(steps)
-    finally:
-        unsubscribe()
-        if writer:
-            writer.close()
+    def close(self) -> None:
+        """Stop following the session and close the JSONL file."""
+        self._unsubscribe()
+        if self.writer is not None:
+            self.writer.close()
+
+
+def play_script(session: Session, commands: Iterable[str], actor: str = "script") -> Turn:
+    """Play commands until they run out or the game ends; a refused command is reported and skipped.
+
+    Returns:
+        The last turn.
+    """
+    turn = session.current
+    for command in commands:
+        if turn.done:
+            break
+        try:
+            turn = session.play(command, actor=actor)
+        except GameError as exc:
+            print(f"zorktui: {exc}", file=sys.stderr)
+    return turn
+
+
+def run_agent(session: Session, steps: int) -> str:
+    """Let the session's agent play up to ``steps`` commands; returns the stop rule that fired."""
+    return session.run_autopilot(steps)
+
+
+def output_for(session: Session, jsonl: Path | None, echo: bool = True, out: IO[str] | None = None) -> Output:
+    """An :class:`Output` for a session (transcript to ``out`` or stdout, or JSONL)."""
+    return Output(session, out or sys.stdout, jsonl, echo)
+

@@ -13,6 +13,7 @@ from typing import Any
 
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
+from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
 from zorktui.session.folder import SessionError, SessionFolder
 
@@ -30,8 +31,12 @@ class SessionRecorder:
         llm: An LLM client for AriGraph triplet extraction after each turn
             (None: extraction off).
 
+        resume: The header of the session being resumed: its trajectory is
+            appended to (the game must already be replayed to its end; see
+            :func:`zorktui.session.resume.resume_game`).
+
     Raises:
-        SessionError: The folder already holds a session.
+        SessionError: The folder already holds a session (and ``resume`` is not given).
     """
 
     def __init__(
@@ -43,20 +48,34 @@ class SessionRecorder:
         memory: bool = True,
         participant: str | None = None,
         llm: Any = None,
+        resume: dict[str, Any] | None = None,
     ) -> None:
         self.folder = SessionFolder(Path(root))
-        if self.folder.trajectory.exists() and self.folder.trajectory.stat().st_size > 0:
-            raise SessionError(f"{self.folder.root}: already holds a session; choose a new folder")
-        self.folder.root.mkdir(parents=True, exist_ok=True)
         self.game = game
-        self.folder.settings.write_text(
-            json.dumps({"story": game.story.to_record(), "seed": game.seed, "mode": mode, "agent": agent,
-                        "participant": participant}, indent=1),
-            encoding="utf-8",
-        )
+        self.resumed = resume is not None
+        if resume is None:
+            if self.folder.trajectory.exists() and self.folder.trajectory.stat().st_size > 0:
+                raise SessionError(f"{self.folder.root}: already holds a session; choose a new folder")
+            self.folder.root.mkdir(parents=True, exist_ok=True)
+            self.folder.settings.write_text(
+                json.dumps({"story": game.story.to_record(), "seed": game.seed, "mode": mode, "agent": agent,
+                            "participant": participant}, indent=1),
+                encoding="utf-8",
+            )
+        else:
+            _cut_torn_line(self.folder.trajectory)
+        #: The commands leading to the current state (for the lines saved with checkpoints).
+        self.line = LineOfPlay()
+        if resume is not None:
+            for record in self.folder.records():
+                self.line.apply(record)
         self.writer = TrajectoryWriter(self.folder.trajectory)
         self.memory = None
-        if memory:
+        if memory and resume is not None:
+            from zorktui.session.folder import open_memory
+
+            self.memory = open_memory(self.folder.root, vocabulary=game.zm.object_vocabulary)
+        elif memory:
             from zorktui.memory.graph import Memory
 
             self.memory = Memory(self.folder.memory, vocabulary=game.zm.object_vocabulary)
@@ -66,8 +85,11 @@ class SessionRecorder:
 
             self.extractor = Extractor(self.memory, llm)
         #: The session header, as written (the first trajectory line).
-        self.header = session_header(game.story, mode=mode, agent=agent, seed=game.seed, participant=participant)
-        self.writer.write(self.header)
+        if resume is None:
+            self.header = session_header(game.story, mode=mode, agent=agent, seed=game.seed, participant=participant)
+            self.writer.write(self.header)
+        else:
+            self.header = resume
 
     def opening(self, turn: Turn, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Record turn 0 (the opening text); returns the record written."""
@@ -76,23 +98,24 @@ class SessionRecorder:
     def turn(self, turn: Turn, actor: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         """Record a played turn; returns the record written (for other writers to reuse)."""
         record = turn_record(turn, actor=actor, extra=extra)
-        self.writer.write(record)
+        self._write(record)
         if self.memory is not None:
             self.memory.ingest(turn, actor=actor)
         if self.extractor is not None:
             self.extractor.submit(turn)
         return record
 
-    def undo(self, turn: Turn) -> None:
-        """Record that play went back to ``turn`` (undo)."""
-        self._rewound("undo", turn)
+    def undo(self, turn: Turn, levels: int = 1) -> None:
+        """Record that play went back ``levels`` steps to ``turn`` (undo)."""
+        self._event({"type": "undo", "turn": turn.turn, "levels": levels, "time": now_iso()})
 
     def restart(self, turn: Turn) -> None:
         """Record a restart (back to the opening)."""
-        self._rewound("restart", turn)
+        self._event({"type": "restart", "turn": turn.turn, "time": now_iso()})
 
-    def _rewound(self, kind: str, turn: Turn) -> None:
-        self._event({"type": kind, "turn": turn.turn, "time": now_iso()})
+    def save(self, name: str, turn: Turn) -> None:
+        """Record that a named checkpoint was saved at ``turn``, with the commands that led there."""
+        self._write({"type": "save", "name": name, "turn": turn.turn, "time": now_iso(), "line": list(self.line.commands)})
 
     def restore(self, name: str, turn: Turn) -> None:
         """Record that a named checkpoint was restored, landing on ``turn``."""
@@ -100,9 +123,13 @@ class SessionRecorder:
                   "record": turn_record(turn, actor="game")}
         self._event(record)
 
+    def _write(self, record: dict[str, Any]) -> None:
+        self.writer.write(record)
+        self.line.apply(record)
+
     def _event(self, record: dict[str, Any]) -> None:
         # The same path a reopened folder replays, so live and replayed memories agree.
-        self.writer.write(record)
+        self._write(record)
         if self.memory is not None:
             self.memory.apply(record)
 
@@ -123,3 +150,10 @@ class SessionRecorder:
             self.extractor.close()
         if self.memory is not None:
             self.memory.close()
+
+
+def _cut_torn_line(path: Path) -> None:
+    """Drop an incomplete last line (a write cut short by a crash) so appending starts clean."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])

@@ -39,6 +39,13 @@ MAX_ATTEMPTS = 3
 OBJECTIVE_EVERY = 25
 
 
+def valid_actions_fields(game: Game) -> dict[str, Any]:
+    """The trajectory's ``valid_actions`` and ``valid_actions_ms`` for a game's current state."""
+    start = time.perf_counter()
+    actions = list(game.valid_actions())
+    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+
 @dataclass
 class StopRules:
     """When autopilot hands control back.
@@ -77,6 +84,7 @@ class Session:
         record_valid_actions: Write each state's valid actions into the trajectory.
         close_memory: A memory the session owns and closes (one made just for an agent).
         llm_judge: The critic's optional model stage (:class:`~zorktui.agent.llm_judge.LlmJudge`).
+        log: The line of play so far (a resumed session); default: from the game's current turn.
     """
 
     def __init__(
@@ -94,6 +102,7 @@ class Session:
         record_valid_actions: bool = False,
         close_memory: Any = None,
         llm_judge: Any = None,
+        log: PlayLog | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
@@ -111,7 +120,7 @@ class Session:
         self.usage = usage
         self.record_valid_actions = record_valid_actions
         self._close_memory = close_memory
-        self.log = PlayLog(game.current)
+        self.log = log if log is not None else PlayLog(game.current)
         self.objective = ""
         self.pending: Proposal | None = None
         self.last_verdict: Verdict | None = None
@@ -120,6 +129,7 @@ class Session:
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
+        self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
         self._notes_turn = -1
         self._auto: threading.Thread | None = None
         self._auto_stop = threading.Event()
@@ -129,6 +139,7 @@ class Session:
         #: Seconds the autopilot waits between its commands (the UI's speed setting).
         self.delay = 0.0
         self._stop_reason = ""
+        self._ready_at = time.monotonic()
         self.closed = False
 
     # ------------------------------------------------------------- events
@@ -163,6 +174,25 @@ class Session:
             self.set_mode("coplay")
         return self._play(command, actor, fate="superseded")
 
+    def submit(self, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Run a playing method (``"play"``, ``"accept"``, ``"edit"``, ``"undo"``, ...) off the caller's thread.
+
+        Calls run one at a time, in order. A :class:`GameError` or any other
+        failure becomes an :class:`ErrorEvent` (one line) and the future's result is None.
+        """
+        if method not in ("play", "accept", "edit", "reject", "undo", "restart", "save", "restore", "set_mode"):
+            raise ValueError(f"not a playing method: {method}")
+
+        def call() -> Any:
+            try:
+                return getattr(self, method)(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - reported as an event for the UI
+                text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                self._emit(ev.ErrorEvent(text[:300], {"method": method}))
+                return None
+
+        return self._player.submit(call)
+
     def accept(self) -> Turn | None:
         """Play the pending proposal as the agent's command (None when there is none)."""
         with self._lock:
@@ -191,10 +221,7 @@ class Session:
             before = self.current
             turn = self.game.step(command)
             extra = self._decided(fate)
-            if self.record_valid_actions:
-                start = time.perf_counter()
-                extra["valid_actions"] = list(self.game.valid_actions())
-                extra["valid_actions_ms"] = round((time.perf_counter() - start) * 1000, 2)
+            extra.update(self.valid_extra())
             if self.recorder is not None:
                 record = self.recorder.turn(turn, actor=actor, extra=extra)
             else:
@@ -204,10 +231,15 @@ class Session:
             self.log.add(turn)
             if turn.dead and self.knowledge is not None:
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
+        self._ready_at = time.monotonic()
         self._emit(ev.TurnDone(turn, actor, record))
         if self.mode == "coplay" and self.agent is not None and not turn.done:
             self.request_proposal()
         return turn
+
+    def valid_extra(self) -> dict[str, Any]:
+        """``valid_actions`` and ``valid_actions_ms`` for the current state, when they are recorded."""
+        return valid_actions_fields(self.game) if self.record_valid_actions else {}
 
     def _decided(self, fate: str) -> dict[str, Any]:
         """The proposal fields of the turn being recorded; clears what was pending."""
@@ -224,8 +256,10 @@ class Session:
             if earlier:
                 record["refused"] = earlier + record.get("refused", [])
             extra["proposal"] = record
+        # Think time runs from the moment the prompt was ready to the command, whoever typed it.
+        extra["think_ms"] = round((time.monotonic() - self._ready_at) * 1000, 1)
         if self._spend["think_ms"]:
-            extra["think_ms"] = round(self._spend["think_ms"], 1)
+            extra["agent_ms"] = round(self._spend["think_ms"], 1)
         if self._spend["tokens"]:
             extra["tokens"] = self._spend["tokens"]
         if self._spend["cost"]:
@@ -242,9 +276,9 @@ class Session:
             turn = self.game.undo(n)
             self._jumped(turn)
             if self.recorder:
-                self.recorder.undo(turn)
+                self.recorder.undo(turn, levels=n)
             elif self.memory is not None:
-                self.memory.apply({"type": "undo", "turn": turn.turn})
+                self.memory.apply({"type": "undo", "turn": turn.turn, "levels": n})
         self._emit(ev.TurnDone(turn, "game", jump="undo"))
         return turn
 
@@ -263,7 +297,10 @@ class Session:
     def save(self, name: str, folder: Path | None = None) -> Path:
         """Save a named checkpoint (in the session's ``saves/`` unless a folder is given)."""
         with self._lock:
-            return self.game.save_checkpoint(self._saves(folder), name)
+            path = self.game.save_checkpoint(self._saves(folder), name)
+            if self.recorder is not None:
+                self.recorder.save(name, self.current)
+            return path
 
     def restore(self, name: str, folder: Path | None = None) -> Turn:
         """Return to a named checkpoint."""
@@ -291,6 +328,7 @@ class Session:
         return data_dir() / "saves" / self.game.story.md5
 
     def _jumped(self, turn: Turn) -> None:
+        self._ready_at = time.monotonic()
         self.log.reset(turn)
         self.pending = None
         self._rejected = []
@@ -327,8 +365,14 @@ class Session:
             return None
 
     def situation(self) -> Situation:
-        """Gather what a policy may look at now (valid actions, map, warnings, lessons)."""
+        """Gather what a policy may look at now (valid actions, map, warnings, lessons).
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
         with self._lock:
+            if self.closed:
+                raise RuntimeError("the session is closed")
             turn = self.current
             report = guards.inspect(self.log)
             feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
@@ -349,7 +393,7 @@ class Session:
             )
 
     def _think(self, turn_no: int) -> Proposal | None:
-        if self.agent is None or self.current.turn != turn_no or self.current.done:
+        if self.agent is None or self.closed or self.current.turn != turn_no or self.current.done:
             return None
         start = time.perf_counter()
         self._emit(ev.ThinkingStarted(turn_no))
@@ -381,8 +425,8 @@ class Session:
             proposal.cost += spent_cost
             proposal.think_ms = (time.perf_counter() - start) * 1000
             with self._lock:
-                if self.current.turn != turn_no:
-                    return None  # the person moved on while the agent thought
+                if self.closed or self.current.turn != turn_no:
+                    return None  # the person moved on (or left) while the agent thought
                 self._spend["think_ms"] += proposal.think_ms
                 self._spend["tokens"] += proposal.tokens
                 self._spend["cost"] += proposal.cost
@@ -410,7 +454,7 @@ class Session:
             verdict = None
             if why is None and self.critic is not None:
                 with self._lock:
-                    if self.current.turn != turn_no:
+                    if self.closed or self.current.turn != turn_no:
                         return None
                     verdict = self.critic.judge(command, situation)
                 self.last_verdict = verdict
@@ -432,7 +476,7 @@ class Session:
         best = None
         if self.critic is not None:
             with self._lock:
-                if self.current.turn != turn_no:
+                if self.closed or self.current.turn != turn_no:
                     return None
                 best = self.critic.best_untried(situation, exclude)
         if best is not None and reserved_reason(best[0]) is None and guards.refuse_repeat(self.log, best[0]) is None:
@@ -558,6 +602,8 @@ class Session:
                 return ""  # someone played meanwhile: think again
             return "the agent had nothing to propose"
         with self._lock:
+            if self.closed or self._auto_stop.is_set():
+                return self._stop_reason or "stopped"
             if self.current.turn != turn_no or self.pending is not proposal:
                 return ""
             turn = self._play(proposal.command, "agent", fate="accepted")
@@ -589,10 +635,13 @@ class Session:
         """Stop the agent, note how the game went, and close the recorder and memory."""
         if self.closed:
             return
-        self.closed = True
         self.stop_autopilot("session closed")
-        self.wait_autopilot(30)
-        self._thinker.shutdown(wait=True, cancel_futures=True)
+        # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
+        self._thinker.shutdown(wait=False, cancel_futures=True)
+        self._player.shutdown(wait=True)  # commands already sent are played and recorded
+        with self._lock:
+            self.closed = True
+        self.wait_autopilot(5)
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:
