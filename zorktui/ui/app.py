@@ -102,7 +102,7 @@ class ZorkApp(App[None]):
         self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
         self._editing: Any = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._closing = False
+        self._quitting = False
         # Readers of the memory and the game hold this; closing takes it so no read outlives the database.
         self._reading = threading.Lock()
         self._zoomed: str | None = None
@@ -382,7 +382,7 @@ class ZorkApp(App[None]):
             text = f"{event.worker.name or 'worker'} failed: {type(error).__name__}: {error}".splitlines()[0][:200]
             self.query_one(Transcript).error(text)
             self.notify(text, severity="error", timeout=6)
-            if event.worker.group == "game" and not self._closing:
+            if event.worker.group == "game" and not self._quitting:
                 self._serve_jobs()
 
     # ---------------------------------------------------------- command line
@@ -647,9 +647,9 @@ class ZorkApp(App[None]):
     # ----------------------------------------------------------------- quit
     async def action_quit(self) -> None:
         """Save and quit: the session is closed (last turn written, memory flushed) before the app exits."""
-        if self._closing:
+        if self._quitting:
             return
-        self._closing = True
+        self._quitting = True
         self.query_one(Transcript).note("Saving and closing…")
         self._close_session()
 
