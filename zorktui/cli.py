@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
     play.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    play.add_argument("--baseline", action="store_true",
+                      help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
+    play.add_argument("--participant", help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL")
     run.add_argument("story", nargs="?", help="story file (default: the bundled game)")
@@ -274,6 +277,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
         fail("--seed must be a positive whole number")
     if args.agent == "mcts":
         fail("--agent mcts is not available yet; use llm or explore")
+    baseline = None
+    if args.baseline or args.participant:
+        from zorktui.session.baseline import BaselineError, load_rules, participant_folder
+
+        if not (args.baseline and args.participant):
+            fail("--baseline and --participant ID go together")
+        if args.agent or args.mode != "human":
+            fail("--baseline is played by the person alone: no --agent, no --mode")
+        try:
+            baseline = load_rules(args.participant)
+        except BaselineError as exc:
+            fail(str(exc))
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail("--baseline needs a terminal (the participant answers a consent screen)")
+        if args.session is None:
+            args.session = participant_folder(args.participant)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # Piped or redirected: no screen to draw on, so play the lines given, as ``run`` does.
         args.commands = args.jsonl = args.steps = None
@@ -283,9 +302,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return _cmd_run(args)
     # Without --agent: the model when one is configured, else the offline explorer.
     agent = args.agent or ("llm" if os.environ.get("OPENAI_API_KEY") else "explore")
+    if baseline is not None:
+        agent = None
     if args.session is None:
         args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
-    built = _build(_options(args, args.mode, agent), quiet=True)
+    options = _options(args, args.mode, agent)
+    options.baseline = baseline
+    built = _build(options, quiet=True)
     from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
 
     create_app(built, theme=args.theme).run()

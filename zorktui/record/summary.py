@@ -43,14 +43,17 @@ class SessionCurve:
 
 
 def find_sessions(paths: list[Path]) -> list[Path]:
-    """Session folders among the paths: each one itself, or the session folders directly inside it."""
+    """Session folders among the paths: each one itself, or every session folder below it.
+
+    Below, at any depth: baseline studies keep ``baseline/<participant>/<time>/``.
+    """
     found: list[Path] = []
     for path in paths:
         if (path / "trajectory.jsonl").is_file():
             found.append(path)
         elif path.is_dir():
-            found.extend(sorted(p for p in path.iterdir() if (p / "trajectory.jsonl").is_file()))
-    return found
+            found.extend(sorted(p.parent for p in path.rglob("trajectory.jsonl") if p.is_file()))
+    return list(dict.fromkeys(found))
 
 
 def load_curve(folder: Path) -> SessionCurve:
@@ -65,6 +68,9 @@ def load_curve(folder: Path) -> SessionCurve:
     story = records[0].get("story") or {}
     curve = SessionCurve(folder, str(story.get("title") or Path(str(story.get("path", "?"))).name),
                          str(story.get("md5", "")), records[0].get("participant"))
+    answers = [r.get("answer") for r in records if r.get("type") == "consent"]
+    if answers and answers[-1] != "agreed":
+        raise ValueError("the participant did not consent; left out")
     for record in records[1:]:
         if record.get("type") == "turn":
             curve.scores.append(int(record.get("score") or 0))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
+from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
 
 AGENTS = ("llm", "explore")
@@ -36,6 +37,8 @@ class SessionOptions:
         stop: Autopilot stop rules.
         valid_actions: Record each state's valid actions in the trajectory.
         participant: Pseudonym for human-baseline data.
+        baseline: A human-baseline study's rules (no agent, undo as the study says, the
+            participant from the rules).
     """
 
     story: Path | str | None = None
@@ -56,6 +59,7 @@ class SessionOptions:
     stop: StopRules = field(default_factory=StopRules)
     valid_actions: bool = False
     participant: str | None = None
+    baseline: BaselineRules | None = None
 
 
 @dataclass
@@ -66,11 +70,15 @@ class Built:
         session: The session.
         warnings: One-line notices (e.g. why the LLM is not in use).
         llm: The LLM client, if one was made.
+        baseline: The study's rules, for a human-baseline session.
+        consent: The participant's recorded answer (True agreed, False declined, None not asked yet).
     """
 
     session: Session
     warnings: list[str]
     llm: Any = None
+    baseline: BaselineRules | None = None
+    consent: bool | None = None
 
 
 class _ScratchMemory:
@@ -101,6 +109,10 @@ def build_session(options: SessionOptions) -> Built:
     """
     if options.mode not in MODES + ("script",):
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    if options.baseline is not None:
+        if options.agent is not None or options.mode != "human":
+            raise ValueError("a baseline session is played by the person alone (no --agent, mode human)")
+        options = replace(options, participant=options.baseline.participant, knowledge=False)
     if options.agent is not None and options.agent not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)} (mcts is not available yet)")
     from zorktui.locations import bundled_story
@@ -159,11 +171,17 @@ def build_session(options: SessionOptions) -> Built:
         session = Session(game, mode="human" if options.mode == "script" else options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
                           critic=options.critic, stop=options.stop, subagents=subagents,
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
-                          close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None)
+                          close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None,
+                          allow_undo=options.baseline.allow_undo if options.baseline is not None else True)
     except BaseException:
         game.close()
         raise
-    return Built(session, warnings, llm)
+    consent = None
+    if options.baseline is not None and recorder is not None and resumed is not None:
+        from zorktui.session.baseline import consent_given
+
+        consent = consent_given(recorder.folder.records())
+    return Built(session, warnings, llm, options.baseline, consent)
 
 
 def _llm(options: SessionOptions) -> tuple[Any, str]:

@@ -123,6 +123,19 @@ class SessionRecorder:
                   "record": turn_record(turn, actor="game")}
         self._event(record)
 
+    def consent(self, answer: str, text: str, settings: dict[str, Any] | None = None) -> None:
+        """Record a participant's answer to the consent question, with the exact text they saw.
+
+        Args:
+            answer: "agreed" or "declined".
+            text: The consent text shown.
+            settings: The study's rules in force (e.g. ``allow_undo``).
+        """
+        if answer not in ("agreed", "declined"):
+            raise ValueError("consent answer must be 'agreed' or 'declined'")
+        self._write({"type": "consent", "answer": answer, "turn": self.game.current.turn, "time": now_iso(),
+                     "text": text, **(settings or {})})
+
     def _write(self, record: dict[str, Any]) -> None:
         self.writer.write(record)
         self.line.apply(record)

@@ -31,6 +31,7 @@ from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
+from zorktui.session.folder import SessionError
 
 MODES = ("human", "coplay", "autopilot")
 #: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
@@ -44,6 +45,11 @@ def valid_actions_fields(game: Game) -> dict[str, Any]:
     start = time.perf_counter()
     actions = list(game.valid_actions())
     return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
+
+
+#: The game's own ways back, refused when a session does not allow undo.
+UNDO_VERBS = frozenset({"undo", "oops undo"})
+NO_UNDO = "undo is switched off in this session (a baseline study's rule)"
 
 
 @dataclass
@@ -85,6 +91,8 @@ class Session:
         close_memory: A memory the session owns and closes (one made just for an agent).
         llm_judge: The critic's optional model stage (:class:`~zorktui.agent.llm_judge.LlmJudge`).
         log: The line of play so far (a resumed session); default: from the game's current turn.
+        allow_undo: Whether undo, restoring a checkpoint and the game's own UNDO verb are
+            allowed (a human-baseline study may forbid them).
     """
 
     def __init__(
@@ -103,6 +111,7 @@ class Session:
         close_memory: Any = None,
         llm_judge: Any = None,
         log: PlayLog | None = None,
+        allow_undo: bool = True,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
@@ -119,6 +128,7 @@ class Session:
         self.subagents = subagents
         self.usage = usage
         self.record_valid_actions = record_valid_actions
+        self.allow_undo = allow_undo
         self._close_memory = close_memory
         self.log = log if log is not None else PlayLog(game.current)
         self.objective = ""
@@ -217,6 +227,8 @@ class Session:
             self.request_proposal()
 
     def _play(self, command: str, actor: str, fate: str) -> Turn:
+        if not self.allow_undo and " ".join(command.lower().split()) in UNDO_VERBS:
+            raise SessionError(NO_UNDO)
         with self._lock:
             before = self.current
             turn = self.game.step(command)
@@ -271,7 +283,13 @@ class Session:
 
     # -------------------------------------------------------------- jumps
     def undo(self, n: int = 1) -> Turn:
-        """Go back ``n`` turns."""
+        """Go back ``n`` turns.
+
+        Raises:
+            SessionError: Undo is not allowed in this session.
+        """
+        if not self.allow_undo:
+            raise SessionError(NO_UNDO)
         with self._lock:
             turn = self.game.undo(n)
             self._jumped(turn)
@@ -303,7 +321,13 @@ class Session:
             return path
 
     def restore(self, name: str, folder: Path | None = None) -> Turn:
-        """Return to a named checkpoint."""
+        """Return to a named checkpoint.
+
+        Raises:
+            SessionError: Going back is not allowed in this session.
+        """
+        if not self.allow_undo:
+            raise SessionError(NO_UNDO)
         with self._lock:
             turn = self.game.restore_checkpoint(self._saves(folder), name)
             self._jumped(turn)
@@ -326,6 +350,13 @@ class Session:
         from zorktui.locations import data_dir
 
         return data_dir() / "saves" / self.game.story.md5
+
+    def mark_ready(self) -> None:
+        """The prompt is ready from now on (think time of the next command counts from here).
+
+        For a front end that showed something first, e.g. a consent screen.
+        """
+        self._ready_at = time.monotonic()
 
     def _jumped(self, turn: Turn) -> None:
         self._ready_at = time.monotonic()

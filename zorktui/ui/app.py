@@ -19,6 +19,7 @@ from typing import Any, Callable
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -38,6 +39,11 @@ from zorktui.ui.widgets.transcript import Transcript
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
+#: Actions a human-baseline participant does not get (the inspector only when the study shows the memory).
+BASELINE_HIDDEN = frozenset({"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "inspector",
+                             "toggle_panel"})
+#: App commands a baseline participant does not get.
+BASELINE_COMMANDS_OFF = frozenset({"mode", "auto", "pause", "step", "speed", "reject", "memory", "map"})
 #: Panels the zoom key cycles through.
 ZOOM_ORDER = ("transcript", "room", "map", "agent")
 
@@ -79,6 +85,8 @@ class ZorkApp(App[None]):
         super().__init__()
         self.built = built
         self.session = built.session
+        #: A human-baseline study's rules (None: an ordinary session).
+        self.baseline = getattr(built, "baseline", None)
         ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
         self.ui_config = config if config is not None else load_config(binding_ids=ids)
         self.startup_notes: list[str] = list(built.warnings) + list(self.ui_config.warnings)
@@ -126,6 +134,8 @@ class ZorkApp(App[None]):
     def on_mount(self) -> None:
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
+        if self.baseline is not None:
+            self._baseline_layout()
         transcript = self.query_one(Transcript)
         turn = self.session.current
         if turn.turn > 0:
@@ -146,6 +156,8 @@ class ZorkApp(App[None]):
         self._serve_jobs()
         self.refresh_panels()
         self._after_turn_started()
+        if self.baseline is not None:
+            self._ask_consent()
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == "autopilot":
                 self.session.start_autopilot()
@@ -153,8 +165,53 @@ class ZorkApp(App[None]):
                 self.session.request_proposal()
         self.query_one(CommandLine).focus()
 
+    # ------------------------------------------------------------ baseline
+    def _baseline_layout(self) -> None:
+        """No agent panel; the memory's panels only if the study shows them."""
+        self.query_one("#agent").display = False
+        if not self.baseline.show_memory:
+            self.query_one("#room").display = False
+            self.query_one("#map").display = False
+            self.query_one("#side").display = False
+
+    def _ask_consent(self) -> None:
+        """Ask before the first command (a resumed session that was agreed to is not asked again)."""
+        from zorktui.ui.screens.consent import ConsentScreen
+
+        answer = getattr(self.built, "consent", None)
+        if answer is True:
+            return
+        if answer is False:
+            self.notify("This participant declined; the session stays closed.", severity="error")
+            self.call_after_refresh(self.action_quit)
+            return
+        self.push_screen(ConsentScreen(self.baseline.consent, self.baseline.participant), self._consented)
+
+    def _consented(self, agreed: bool | None) -> None:
+        rules = self.baseline
+        answer = "agreed" if agreed else "declined"
+        recorder = self.session.recorder
+
+        def record() -> None:
+            if recorder is not None:
+                recorder.consent(answer, rules.consent, rules.header_fields())
+            # Think time of the first command starts now, not while the consent text was read.
+            self.session.mark_ready()
+
+        self.submit_job(record, label="consent")
+        transcript = self.query_one(Transcript)
+        if agreed:
+            transcript.note(f"Thank you. Participant {rules.participant}: play begins"
+                            + ("" if rules.allow_undo else " (undo is off in this study)") + ".", style="bold italic")
+            self.query_one(CommandLine).focus()
+        else:
+            transcript.note("You declined: nothing will be played. Closing.", style="bold italic")
+            self.call_after_refresh(self.action_quit)
+
     def _describe_agent(self) -> str:
         agent = self.session.agent
+        if self.baseline is not None:
+            return f"baseline {self.baseline.participant}"
         if agent is None:
             return "no agent"
         llm = self.built.llm
@@ -173,8 +230,14 @@ class ZorkApp(App[None]):
     def on_session_event(self, message: SessionEvent) -> None:
         event = message.event
         handler = getattr(self, f"_on_{type(event).__name__}", None)
-        if handler is not None:
+        if handler is None:
+            return
+        try:
             handler(event)
+        except NoMatches:
+            # An event that arrives while the app is being torn down finds no widgets: nothing to show it on.
+            if self.default_screen.query("#main"):  # the main screen is intact: a real fault
+                raise
 
     def _on_TurnDone(self, event: ev.TurnDone) -> None:  # noqa: N802 - named after the event
         transcript = self.query_one(Transcript)
@@ -357,6 +420,8 @@ class ZorkApp(App[None]):
             self.post_message(PanelsReady(PanelData(turn, info, map_text)))
 
     def on_panels_ready(self, message: PanelsReady) -> None:
+        if self._quitting:
+            return
         self.query_one(RoomPanel).show(message.data.room)
         self.query_one(MapView).show(message.data.map_text)
 
@@ -372,7 +437,7 @@ class ZorkApp(App[None]):
             self.post_message(ActionsReady(turn, actions))
 
     def on_actions_ready(self, message: ActionsReady) -> None:
-        if message.turn == self.session.current.turn:
+        if message.turn == self.session.current.turn and not self._quitting:
             self.query_one(CommandLine).completer.set_actions(message.actions)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -420,6 +485,9 @@ class ZorkApp(App[None]):
         s = self.session
         name, arg = command.name, command.arg
         try:
+            if self.baseline is not None and name in BASELINE_COMMANDS_OFF and not (
+                    name in ("memory", "map") and self.baseline.show_memory):
+                raise appcmd.CommandError(f"/{name} is not part of this study (you play alone)")
             if name == "undo":
                 n = command.int_arg(1)
                 self.submit_job(lambda: s.undo(n) and None, label="/undo")
@@ -482,6 +550,9 @@ class ZorkApp(App[None]):
         if action in {"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "zoom", "toggle_panel",
                       "inspector"} and len(self.screen_stack) > 1:
             return False
+        # A baseline participant plays alone: the agent's keys (and the memory, unless shown) are gone.
+        if self.baseline is not None and action in BASELINE_HIDDEN:
+            return action == "inspector" and self.baseline.show_memory
         return True
 
     def action_accept(self) -> None:
@@ -597,7 +668,10 @@ class ZorkApp(App[None]):
 
     def action_zoom(self) -> None:
         """Zoom the next panel (transcript, room, map, agent, then none)."""
-        order = [None, *ZOOM_ORDER]
+        panels = ZOOM_ORDER
+        if self.baseline is not None:  # never reveal what the study hides
+            panels = ("transcript", "room", "map") if self.baseline.show_memory else ("transcript",)
+        order = [None, *panels]
         self._zoom_to(order[(order.index(self._zoomed) + 1) % len(order)])
 
     def _zoom_to(self, name: str | None) -> None:

@@ -38,10 +38,10 @@ class UiConfig:
 
 
 def config_file() -> Path:
-    """Where the config file lives."""
-    from zorktui.locations import config_dir
+    """Where the config file lives (one place decides: :func:`zorktui.settings.config_path`)."""
+    from zorktui.settings import config_path
 
-    return config_dir() / "config.toml"
+    return config_path()
 
 
 def load_config(path: Path | None = None, binding_ids: set[str] | None = None) -> UiConfig:

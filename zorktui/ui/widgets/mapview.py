@@ -9,6 +9,7 @@ from textual.containers import ScrollableContainer
 from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
+from zorktui.memory.maprender import LEGEND
 from zorktui.ui.colours import colour
 
 _ARROWS = "▶◀▼▲◢◣◥◤"
@@ -34,7 +35,7 @@ def style_map(text: str, accent: str, warning: str, muted: str) -> tuple[Text, t
                 out.stylize(f"bold {warning}", offset + i, offset + i + 1)
             elif ch == "?":
                 out.stylize(f"bold {warning}", offset + i, offset + i + 1)
-        if _LISTED.search(line) or line.startswith("╔═╗ you are here"):
+        if _LISTED.search(line):
             out.stylize(muted, offset, offset + len(line))
         offset += len(line) + 1
     if here is not None:
@@ -73,14 +74,21 @@ class MapView(ScrollableContainer):
 
     def on_mount(self) -> None:
         self.border_title = "Map"
+        self.tooltip = LEGEND
 
     def show(self, text: str | None, as_of: int | None = None) -> None:
-        """Draw a map (None: no memory in this session)."""
-        self.map_text = text or "(no memory in this session: no map)"
+        """Draw a map (None: no memory in this session).
+
+        The legend goes to the border (short) and the tooltip (whole), so a
+        narrow panel does not crop it and it does not scroll away with the map.
+        """
+        body = (text or "(no memory in this session: no map)").replace(LEGEND, "").rstrip("\n")
+        self.map_text = body
         styled, here = style_map(self.map_text, colour(self.app, "accent", "yellow"),
                                  colour(self.app, "warning", "magenta"), "dim")
         self.query_one("#map-body", Static).update(styled)
-        self.border_subtitle = f"as of turn {as_of}" if as_of is not None else ""
+        legend = "╔╗ here ▶ one-way ? unexplored"
+        self.border_subtitle = f"as of turn {as_of} · {legend}" if as_of is not None else legend
         if here is not None:
             self.call_after_refresh(self._centre, here)
 

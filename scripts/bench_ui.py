@@ -1,0 +1,197 @@
+"""UI benchmark: cold start to the first frame with story text, and keypress-to-transcript latency.
+
+Runs ``zorktui play`` in a real pseudo-terminal (as a person's terminal
+would), reads what it draws, and prints medians measured in one run:
+
+- cold start: from launching the process to the first frame that shows the
+  story's opening text (a fresh Python each time, so imports count);
+- keypress to transcript: from writing a command and Enter to the pty until
+  the game's answer is on screen (in the same running app);
+- the same latency in-process through Textual's Pilot (headless), which
+  leaves out the terminal and shows what the app itself costs.
+
+    python scripts/bench_ui.py [--starts N] [--keys N]
+
+Each launch uses a fresh temporary home (ZORKTUI_HOME) and session folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import pty
+import re
+import select
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Text from the bundled game's opening, and from its answer to the commands typed below.
+OPENING = "Landing Stage"
+#: Commands that change nothing; each is made unique (the echo "you > examine gull 3" is looked for,
+#: since old text is redrawn whenever the transcript scrolls, and the command line shows what is typed).
+PROBES = ["examine gull", "examine boat", "inventory"]
+ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[=>()][0-9A-Za-z]?")
+
+
+class Terminal:
+    """``zorktui play`` in a pseudo-terminal of a fixed size."""
+
+    def __init__(self, home: Path, cols: int = 120, rows: int = 36) -> None:
+        master, slave = pty.openpty()
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = dict(os.environ, ZORKTUI_HOME=str(home), TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
+        env.pop("OPENAI_API_KEY", None)
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, "-m", "zorktui", "play", "--session", str(home / "session")],
+                                     stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                     start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.seen = b""
+
+    def wait_for(self, text: str, timeout: float = 60.0) -> float:
+        """Read output until ``text`` shows (escape codes removed); the moment it did."""
+        needle = text.encode()
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.master, 65536)
+            except OSError:
+                break
+            now = time.perf_counter()
+            self.seen += chunk
+            if needle in ANSI.sub(b"", self.seen):
+                self.seen = b""
+                return now
+        raise TimeoutError(f"{text!r} did not appear within {timeout:g} s")
+
+    def type(self, text: str) -> float:
+        """Type a line and press Enter; the moment the keys were sent."""
+        self.seen = b""
+        sent = time.perf_counter()
+        os.write(self.master, text.encode() + b"\r")
+        return sent
+
+    def close(self) -> None:
+        """Quit with ctrl+q (as a person does); kill if it will not go."""
+        try:
+            os.write(self.master, b"\x11")
+            self.proc.wait(timeout=20)
+        except (OSError, subprocess.TimeoutExpired):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        finally:
+            os.close(self.master)
+
+
+def cold_starts(n: int) -> list[float]:
+    """Seconds from launch to the first frame with the story's opening text."""
+    out = []
+    for _ in range(n):
+        home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
+        term = Terminal(home)
+        try:
+            out.append(term.wait_for(OPENING) - term.started)
+        finally:
+            term.close()
+            shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def pty_latencies(n: int) -> list[float]:
+    """Seconds from a typed command's Enter to its answer on screen, in one running app."""
+    home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
+    term = Terminal(home)
+    out = []
+    try:
+        term.wait_for(OPENING)
+        time.sleep(1.0)  # let the first valid-action search and panel refresh finish
+        for i in range(n):
+            command = f"{PROBES[i % len(PROBES)]} {i}"
+            sent = term.type(command)
+            out.append(term.wait_for(f"you > {command}") - sent)
+            time.sleep(0.4)  # the panels refresh after each turn; measure typing into a settled app
+    finally:
+        term.close()
+        shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def pilot_latencies(n: int) -> list[float]:
+    """The same, in-process and headless through Textual's Pilot."""
+    from zorktui.session.factory import SessionOptions, build_session
+    from zorktui.ui.app import create_app
+    from zorktui.ui.keymap import UiConfig
+    from zorktui.ui.widgets.commandline import CommandLine
+    from zorktui.ui.widgets.transcript import Transcript
+
+    home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
+    os.environ["ZORKTUI_HOME"] = str(home)
+    built = build_session(SessionOptions(session=home / "session", seed=1))
+    app = create_app(built, config=UiConfig(), themes_dir=home / "themes")
+    out: list[float] = []
+
+    async def go() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause(1.0)
+            transcript = app.query_one(Transcript)
+            line = app.query_one(CommandLine)
+            for i in range(n):
+                command = f"{PROBES[i % len(PROBES)]} {i}"
+                answer = f"you > {command}"
+                before = len(transcript.lines)
+                line.focus()
+                line.value = command
+                sent = time.perf_counter()
+                # Not pilot.press: it waits for the app to go idle, which would be measured too.
+                app.simulate_key("enter")
+                while not any(answer in strip.text for strip in transcript.lines[before:]):
+                    await asyncio.sleep(0.001)
+                out.append(time.perf_counter() - sent)
+                await pilot.pause(0.3)
+            await app.action_quit()
+
+    asyncio.run(go())
+    shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def describe(name: str, values: list[float]) -> None:
+    """One line: median, min and max in milliseconds."""
+    ms = sorted(v * 1000 for v in values)
+    print(f"{name:<36} median {statistics.median(ms):8.1f} ms   min {ms[0]:7.1f}   max {ms[-1]:7.1f}   (n={len(ms)})")
+
+
+def main() -> None:
+    """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
+    parser.add_argument("--keys", type=int, default=15, help="commands to time")
+    args = parser.parse_args()
+    starts = cold_starts(args.starts)
+    describe("cold start to story text (pty)", starts)
+    typed = pty_latencies(args.keys)
+    describe("keypress to transcript (pty)", typed)
+    piloted = pilot_latencies(args.keys)
+    describe("keypress to transcript (Pilot)", piloted)
+    print(f"terminal overhead: pty median / Pilot median = "
+          f"{statistics.median(typed) / statistics.median(piloted):.2f}x")
+
+
+if __name__ == "__main__":
+    main()
