@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("session_dir", type=Path)
     replay.add_argument("--verify", action="store_true", help="only check each turn's state hash; report the first divergence")
     replay.add_argument("--story", type=Path, help="the story file, if it moved since the session was recorded")
+    replay.add_argument("--print", action="store_true", help="print the replayed transcript instead of watching it in the app")
+    replay.add_argument("--theme", help="colour theme of the watch app")
     export = sub.add_parser("export", help="export a session as a transcript, a .rec command file or CSV")
     export.add_argument("session_dir", type=Path)
     export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True)
@@ -211,13 +213,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    """``zorktui replay DIR [--verify]``: re-execute the recorded commands and compare every state."""
+    """``zorktui replay DIR [--verify | --print]``: watch a session in the app, or re-execute and check it."""
     from zorktui.agent.safety import clean_text
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.replay import replay
     from zorktui.session.folder import SessionFolder
     from zorktui.session.resume import open_recorded_game
 
+    if not args.verify and not args.print and sys.stdin.isatty() and sys.stdout.isatty():
+        # In a terminal: watch it in the app (play, pause, step, jump to a turn).
+        from zorktui.ui.replay_app import open_replay  # the composition root reaches the UI only here
+
+        try:
+            app = open_replay(args.session_dir, theme=args.theme)
+        except ZorkTuiError as exc:
+            fail(str(exc))
+        app.run()
+        return 0
     try:
         game, _, records = open_recorded_game(args.session_dir, args.story)
     except ZorkTuiError as exc:

@@ -46,6 +46,11 @@ class Transcript(RichLog):
             del self._items[: len(self._items) - KEEP]
         self.write(text)
 
+    def reset(self) -> None:
+        """Empty the panel (and what it keeps for re-wrapping)."""
+        self._items.clear()
+        self.clear()
+
     def on_resize(self, event: Resize) -> None:
         # RichLog wraps once, at write time: wrap everything again at the new width.
         width = self.scrollable_content_region.width
