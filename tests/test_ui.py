@@ -686,3 +686,9 @@ def test_play_with_a_bad_story_exits_2_with_one_line_before_the_app(tmp_path: Pa
     bad = subprocess.run([sys.executable, "-m", "zorktui", "play", "--mode", "sideways"], capture_output=True,
                          text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_the_example_theme_in_the_repo_loads() -> None:
+    folder = Path(__file__).resolve().parent.parent / "themes"
+    themes, warnings = load_user_themes(folder)
+    assert warnings == [] and [t.name for t in themes] == ["solarized-night"] and themes[0].dark

@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a story (the default)")
     play.add_argument("story", nargs="?", help="story file (default: the bundled game)")
-    play.add_argument("--mode", choices=["human", "coplay", "autopilot"], default="human")
+    play.add_argument("--mode", choices=["human", "coplay", "autopilot"],
+                      help="who plays (default: coplay, the agent proposes and you decide)")
     play.add_argument("--agent", choices=["llm", "explore", "mcts"])
     play.add_argument("--session", type=Path, help="session folder")
     play.add_argument("--theme", help="colour theme (zork-dark, zork-light, zork-green, zork-amber or a user theme)")
@@ -295,7 +296,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         if not (args.baseline and args.participant):
             fail("--baseline and --participant ID go together")
-        if args.agent or args.mode != "human":
+        if args.agent or args.mode not in (None, "human"):
             fail("--baseline is played by the person alone: no --agent, no --mode")
         try:
             baseline = load_rules(args.participant)
@@ -318,7 +319,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         agent = None
     if args.session is None:
         args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
-    options = _options(args, args.mode, agent)
+    options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), agent)
     options.baseline = baseline
     built = _build(options, quiet=True)
     from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
