@@ -6,7 +6,8 @@ would), reads what it draws, and prints medians measured in one run:
 - cold start: from launching the process to the first frame that shows the
   story's opening text (a fresh Python each time, so imports count);
 - keypress to transcript: from writing a command and Enter to the pty until
-  the game's answer is on screen (in the same running app);
+  its echo and the game's answer are on screen (in the same running app),
+  with no agent (human mode) and with the offline explorer proposing (co-play);
 - the same latency in-process through Textual's Pilot (headless), which
   leaves out the terminal and shows what the app itself costs.
 
@@ -44,7 +45,7 @@ ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|
 class Terminal:
     """``zorktui play`` in a pseudo-terminal of a fixed size."""
 
-    def __init__(self, home: Path, cols: int = 120, rows: int = 36) -> None:
+    def __init__(self, home: Path, cols: int = 120, rows: int = 36, mode: str = "coplay") -> None:
         master, slave = pty.openpty()
         import fcntl
         import struct
@@ -54,7 +55,8 @@ class Terminal:
         env = dict(os.environ, ZORKTUI_HOME=str(home), TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
         env.pop("OPENAI_API_KEY", None)
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "zorktui", "play", "--session", str(home / "session")],
+        self.proc = subprocess.Popen([sys.executable, "-m", "zorktui", "play", "--session", str(home / "session"),
+                                      "--mode", mode],
                                      stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
                                      start_new_session=True)
         os.close(slave)
@@ -81,10 +83,18 @@ class Terminal:
         raise TimeoutError(f"{text!r} did not appear within {timeout:g} s")
 
     def type(self, text: str) -> float:
-        """Type a line and press Enter; the moment the keys were sent."""
+        """Type a line, wait until the command line shows it, then press Enter; the moment Enter was sent.
+
+        Only the Enter is timed: drawing each typed character is not what a
+        person waits for.
+        """
+        self.seen = b""
+        os.write(self.master, text.encode())
+        self.wait_for(text)
+        time.sleep(0.05)
         self.seen = b""
         sent = time.perf_counter()
-        os.write(self.master, text.encode() + b"\r")
+        os.write(self.master, b"\r")
         return sent
 
     def close(self) -> None:
@@ -113,10 +123,14 @@ def cold_starts(n: int) -> list[float]:
     return out
 
 
-def pty_latencies(n: int) -> list[float]:
-    """Seconds from a typed command's Enter to its answer on screen, in one running app."""
+def pty_latencies(n: int, mode: str) -> list[float]:
+    """Seconds from a typed command's Enter to its answer on screen, in one running app.
+
+    In co-play the offline explorer thinks after every turn (it holds the game
+    while it searches valid actions), so a command typed at once may wait for it.
+    """
     home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
-    term = Terminal(home)
+    term = Terminal(home, mode=mode)
     out = []
     try:
         term.wait_for(OPENING)
@@ -185,8 +199,9 @@ def main() -> None:
     args = parser.parse_args()
     starts = cold_starts(args.starts)
     describe("cold start to story text (pty)", starts)
-    typed = pty_latencies(args.keys)
-    describe("keypress to transcript (pty)", typed)
+    typed = pty_latencies(args.keys, "human")
+    describe("keypress to transcript (pty, human)", typed)
+    describe("keypress to transcript (pty, coplay)", pty_latencies(args.keys, "coplay"))
     piloted = pilot_latencies(args.keys)
     describe("keypress to transcript (Pilot)", piloted)
     print(f"terminal overhead: pty median / Pilot median = "

@@ -37,6 +37,8 @@ from zorktui.ui.widgets.room import RoomPanel, room_info
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
+#: Seconds between autopilot commands in the app unless config.toml says otherwise.
+DEFAULT_AUTOPILOT_DELAY = 0.25
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 #: Actions a human-baseline participant does not get (the inspector only when the study shows the memory).
@@ -105,14 +107,19 @@ class ZorkApp(App[None]):
             self.startup_notes.append(f"no theme called {wanted!r}; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME
         self.theme = wanted
-        if self.ui_config.autopilot_delay is not None:
-            self.session.delay = self.ui_config.autopilot_delay
+        # A person watches the autopilot here: a short pause between its commands unless configured.
+        self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
+            else DEFAULT_AUTOPILOT_DELAY
         self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
         self._editing: Any = None
         self._unsubscribe: Callable[[], None] | None = None
         self._quitting = False
         # Readers of the memory and the game hold this; closing takes it so no read outlives the database.
         self._reading = threading.Lock()
+        # The panel reader's state (see refresh_panels).
+        self._panels_lock = threading.Lock()
+        self._panels_wanted = False
+        self._panels_reading = False
         self._zoomed: str | None = None
         self._agent_name = self._describe_agent()
         #: perf_counter when the first story text was written (for the start-up benchmark).
@@ -401,23 +408,45 @@ class ZorkApp(App[None]):
         """
         self._jobs.put((label, call))
 
-    @work(thread=True, exclusive=True, group="panels", exit_on_error=False)
     def refresh_panels(self) -> None:
-        """Read the room facts and the map off the UI thread, then post them."""
-        session = self.session
-        with self._reading:
-            if session.closed:
-                return
-            turn = session.current.turn
-            info = room_info(session)
-            map_text = None
-            if session.memory is not None:
-                from zorktui.memory.mapmodel import build_map
-                from zorktui.memory.maprender import render_map
+        """Ask for the Room and Map panels to be read again (off the UI thread).
 
-                map_text = render_map(build_map(session.memory))
-        if not get_current_worker().is_cancelled:
-            self.post_message(PanelsReady(PanelData(turn, info, map_text)))
+        Requests coalesce: one reader runs at a time and reads again while
+        more were asked for, so a fast autopilot never starves the panels
+        (cancelling a reader per turn would, as none would ever finish).
+        """
+        with self._panels_lock:
+            self._panels_wanted = True
+            if self._panels_reading:
+                return
+            self._panels_reading = True
+        self._read_panels()
+
+    @work(thread=True, group="panels", exit_on_error=False)
+    def _read_panels(self) -> None:
+        session = self.session
+        try:
+            while True:
+                with self._panels_lock:
+                    if not self._panels_wanted:
+                        self._panels_reading = False
+                        return
+                    self._panels_wanted = False
+                with self._reading:
+                    if session.closed:
+                        return
+                    turn = session.current.turn
+                    info = room_info(session)
+                    map_text = None
+                    if session.memory is not None:
+                        from zorktui.memory.mapmodel import build_map
+                        from zorktui.memory.maprender import render_map
+
+                        map_text = render_map(build_map(session.memory))
+                self.post_message(PanelsReady(PanelData(turn, info, map_text)))
+        finally:
+            with self._panels_lock:
+                self._panels_reading = False
 
     def on_panels_ready(self, message: PanelsReady) -> None:
         if self._quitting:
