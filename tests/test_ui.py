@@ -692,3 +692,22 @@ def test_the_example_theme_in_the_repo_loads() -> None:
     folder = Path(__file__).resolve().parent.parent / "themes"
     themes, warnings = load_user_themes(folder)
     assert warnings == [] and [t.name for t in themes] == ["solarized-night"] and themes[0].dark
+
+
+def test_agent_llm_without_a_key_says_why_and_the_explorer_proposes(tmp_path: Path, monkeypatch: Any) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    app = make_app(tmp_path, mode="coplay", agent="llm")
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: proposal_ready(app))
+            text = " ".join(app.query_one(Transcript).text.split())      # as one line, however it wrapped
+            assert "LLM unavailable" in text and "OPENAI_API_KEY" in text and "explorer plays instead" in text
+            assert app.session.pending.source == "explore"
+            await pilot.press("enter")                     # the explorer's proposal is there to accept
+            await settle(pilot, app)
+
+    run(go())
+    played = turn_records(tmp_path)
+    assert played[0]["actor"] == "agent" and played[0]["proposal"]["fate"] == "accepted"
