@@ -242,8 +242,9 @@ class ZorkApp(App[None]):
         try:
             handler(event)
         except NoMatches:
-            # An event that arrives while the app is being torn down finds no widgets: nothing to show it on.
-            if self.default_screen.query("#main"):  # the main screen is intact: a real fault
+            # An event that arrives while the app is being torn down (Textual clears
+            # is_running first) finds its widgets gone: there is nothing to show it on.
+            if self.is_running and not self._quitting:
                 raise
 
     def _on_TurnDone(self, event: ev.TurnDone) -> None:  # noqa: N802 - named after the event

@@ -7,11 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
 from zorktui.ui.colours import colour
+from zorktui.ui.widgets.panel import TitledPanel
 
 
 @dataclass
@@ -91,37 +90,23 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
     return out
 
 
-class AgentPanel(VerticalScroll):
+class AgentPanel(TitledPanel):
     """Bordered, scrollable view of what the agent thinks."""
 
-    ALLOW_MAXIMIZE = True
-    DEFAULT_CSS = """
-    AgentPanel {
-        border: round $secondary;
-        border-title-color: $secondary;
-        border-title-style: bold;
-        padding: 0 1;
-        scrollbar-size-vertical: 1;
-    }
-    AgentPanel:focus-within { border: round $primary; }
-    AgentPanel > Static { width: 1fr; }
-    """
+    PANEL_TITLE = "Agent"
+    BODY_ID = "agent-body"
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self.state = AgentState()
-        self.can_focus = True
-
-    def compose(self):  # noqa: ANN201 - Textual hook
-        yield Static(id="agent-body")
 
     def on_mount(self) -> None:
-        self.border_title = "Agent"
+        super().on_mount()
         self.redraw()
 
     def redraw(self) -> None:
         """Draw the current state."""
-        self.query_one("#agent-body", Static).update(render_agent(
+        self.body.update(render_agent(
             self.state, colour(self.app, "accent", "yellow"), colour(self.app, "error", "red"),
             colour(self.app, "success", "green")))
         self.border_subtitle = "thinking…" if self.state.thinking else ""

@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
 from zorktui.ui.colours import colour
+from zorktui.ui.widgets.panel import TitledPanel
 
 
 @dataclass
@@ -94,37 +93,20 @@ def render_room(info: RoomInfo, accent: str = "yellow", warning: str = "magenta"
     return out
 
 
-class RoomPanel(VerticalScroll):
+class RoomPanel(TitledPanel):
     """Bordered, scrollable room-state block."""
 
-    ALLOW_MAXIMIZE = True
-    DEFAULT_CSS = """
-    RoomPanel {
-        border: round $secondary;
-        border-title-color: $secondary;
-        border-title-style: bold;
-        padding: 0 1;
-        scrollbar-size-vertical: 1;
-    }
-    RoomPanel:focus-within { border: round $primary; }
-    RoomPanel > Static { width: 1fr; }
-    """
+    PANEL_TITLE = "Room"
+    BODY_ID = "room-body"
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self.info = RoomInfo()
-        self.can_focus = True
-
-    def compose(self):  # noqa: ANN201 - Textual hook
-        yield Static(id="room-body")
-
-    def on_mount(self) -> None:
-        self.border_title = "Room"
 
     def show(self, info: RoomInfo) -> None:
         """Show new facts."""
         self.info = info
-        self.query_one("#room-body", Static).update(
+        self.body.update(
             render_room(info, colour(self.app, "accent", "yellow"), colour(self.app, "warning", "magenta")))
 
     @property
