@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Iterable, Iterator
 
 from zorktui.agent.safety import clean_text
 from zorktui.engine.errors import GameError
