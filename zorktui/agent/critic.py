@@ -80,8 +80,14 @@ class Critic:
         self.deadly = deadly
         self.llm_judge = llm_judge
 
-    def heuristic(self, command: str, situation: Situation) -> tuple[float, list[str]]:
-        """Stage one: a score from what is already known, and the reasons."""
+    def heuristic(self, command: str, situation: Situation, leads_somewhere: bool = False) -> tuple[float, list[str]]:
+        """Stage one: a score from what is already known, and the reasons.
+
+        Args:
+            command: The command judged.
+            situation: What is known now.
+            leads_somewhere: The look-ahead saw it take the player to another room.
+        """
         cmd = normal(command)
         log = situation.log
         score = 0.0
@@ -103,7 +109,7 @@ class Critic:
             if last.useless:
                 score -= 0.5
                 reasons.append("already tried here with no effect")
-            elif last.reward <= 0 and not last.moved_to:
+            elif last.reward <= 0 and not last.moved_to and not leads_somewhere:
                 score -= 0.2
                 reasons.append(f"tried here {len(earlier)}x without points")
             elif last.reward > 0:
@@ -112,10 +118,10 @@ class Critic:
         if direction is not None:
             blocked = set(situation.map.blocked)
             blocked |= {direction_of(normal(c.command)) for c in here if direction_of(normal(c.command)) and not c.moved_to}
-            if direction in blocked:
+            if direction in blocked and not leads_somewhere:
                 score -= 0.6
                 reasons.append(f"{direction} is blocked here")
-            elif direction in situation.map.mentioned:
+            elif direction in situation.map.mentioned or (direction in blocked and leads_somewhere):
                 score += 0.2
                 reasons.append("an unexplored exit")
         verb = cmd.split()[0] if cmd else ""
@@ -127,21 +133,21 @@ class Critic:
             reasons.append("killed you here in an earlier session")
         return _clamp(score), reasons
 
-    def look_ahead(self, command: str, situation: Situation) -> tuple[float, list[str], str, bool]:
-        """Stage two: play on a snapshot. Returns (score change, reasons, summary, fatal)."""
+    def look_ahead(self, command: str, situation: Situation) -> tuple[float, list[str], str, bool, bool]:
+        """Stage two: play on a snapshot. Returns (score change, reasons, summary, fatal, moved)."""
         if self.peek is None:
-            return 0.0, [], "", False
+            return 0.0, [], "", False, False
         try:
             after = self.peek(command)
         except GameError as exc:
-            return -0.5, [str(exc)], "refused by the engine", False
+            return -0.5, [str(exc)], "refused by the engine", False, False
         now = situation.turn
         if after.dead or (after.done and not after.victory):
-            return -1.0, ["look-ahead: this ends the game"], "death or a bad ending", True
+            return -1.0, ["look-ahead: this ends the game"], "death or a bad ending", True, False
         if after.victory:
-            return 1.0, ["look-ahead: wins the game"], "victory", False
+            return 1.0, ["look-ahead: wins the game"], "victory", False, False
         if after.reward < 0:
-            return -0.8, [f"look-ahead: loses {-after.reward} points"], f"{after.reward:+d} points", False
+            return -0.8, [f"look-ahead: loses {-after.reward} points"], f"{after.reward:+d} points", False, False
         delta, reasons, what = 0.0, [], []
         if after.reward > 0:
             delta += 0.6
@@ -172,12 +178,14 @@ class Critic:
             delta -= penalty
             reasons.append("look-ahead: back to an earlier state")
             what.append("an earlier state")
-        return delta, reasons, ", ".join(what) or "state changes", False
+        return delta, reasons, ", ".join(what) or "state changes", False, bool(moved)
 
     def judge(self, command: str, situation: Situation) -> Verdict:
         """Both stages; a death is always refused, the rest by the score."""
-        score, reasons = self.heuristic(command, situation)
-        delta, more, summary, fatal = self.look_ahead(command, situation)
+        delta, more, summary, fatal, moved = self.look_ahead(command, situation)
+        # A look-ahead that walks into another room outranks memories of that way being shut
+        # (a door opened since): the heuristic then leaves out its "blocked" penalties.
+        score, reasons = self.heuristic(command, situation, leads_somewhere=moved)
         score = _clamp(score + delta)
         bar = ACCEPT_TIGHT if situation.guards.revisit else ACCEPT
         accepted = not fatal and score >= bar

@@ -1,6 +1,7 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
-In order of preference: a mentioned but untried exit from here; picking up
+In order of preference: a mentioned but untried exit from here; a direction
+that failed here once but is a valid action now (a door was opened); picking up
 things; opening things; any other untried valid action; the walk towards the
 nearest room with an unexplored exit; an untried compass direction; and as a
 last resort the valid action tried least here. Nothing known to have done
@@ -16,8 +17,10 @@ from zorktui.engine.directions import COMMON, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
-#: Verbs explored after the rest: they rarely help and often hurt.
-_LAST = ("put ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ")
+#: Verbs explored after the rest: they rarely help and often hurt, or undo what was just done
+#: (closing the door just opened, putting out the lamp just lit).
+_LAST = ("put ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ",
+         "close ", "lock ", "shut ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ")
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them.
 _NEVER = ("drop ", "discard ")
 
@@ -44,6 +47,11 @@ class Explorer:
         for d in situation.map.mentioned:
             if d not in tried and d not in avoid and d not in blocked:
                 return idea(d, f"The way {d} was mentioned but never tried.", "explore unexplored exits")
+        # A way that was shut before but is a valid action now (a door was opened): once more.
+        now_valid = {normal(a) for a in situation.valid_actions or ()}
+        for d, failures in log.failed_moves_here(situation.room_id).items():
+            if failures < 2 and d in now_valid and d not in refused:
+                return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
         for prefixes, why, goal in ((_TAKE, "Pick up what can be carried.", "collect useful things"),
                                     (_OPEN, "Open what can be opened.", "look inside things")):
             for a in untried:

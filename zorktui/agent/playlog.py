@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from zorktui.agent.safety import clean_text
+from zorktui.engine.directions import direction_of
 from zorktui.engine.turn import Turn
 
 #: Characters of game text kept as a turn's "short result".
@@ -159,6 +160,11 @@ class PlayLog:
         for c in self.here(room_id):
             last[normal(c.command)] = c
         return {cmd for cmd, c in last.items() if c.useless}
+
+    def failed_moves_here(self, room_id: int | None = None) -> Counter[str]:
+        """Directions typed in a room that did not take the player anywhere, with how often."""
+        return Counter(normal(c.command) for c in self.here(room_id)
+                       if direction_of(c.command) is not None and not c.moved_to)
 
     def recent_commands(self, n: int) -> list[str]:
         """The last ``n`` commands (normalised), oldest first."""
