@@ -186,4 +186,5 @@ def test_run_agent_cli_prints_reflections_and_a_stop_line(tmp_path: Path) -> Non
     assert done.stdout.count("\n> ") + done.stdout.startswith("> ") >= 4 and "# " in done.stdout
     assert "stopped: step budget reached (4)" in done.stderr
     assert zorktui("run", "--agent", "explore").returncode == 2
-    assert zorktui("run", "--agent", "mcts", "--steps", "3").returncode == 2
+    assert zorktui("run", "--agent", "mcts", "--steps", "3", "--sims", "0").returncode == 2
+    assert zorktui("run", "--agent", "explore", "--steps", "3", "--sims", "5").returncode == 2

@@ -711,3 +711,30 @@ def test_agent_llm_without_a_key_says_why_and_the_explorer_proposes(tmp_path: Pa
     run(go())
     played = turn_records(tmp_path)
     assert played[0]["actor"] == "agent" and played[0]["proposal"]["fate"] == "accepted"
+
+
+def test_the_planner_proposes_with_its_search_statistics_and_drives_the_autopilot(tmp_path: Path) -> None:
+    built = build_session(SessionOptions(mode="coplay", agent="mcts", session=tmp_path / "s", seed=1, sims=15))
+    app = create_app(built, config=UiConfig(), themes_dir=tmp_path / "themes")
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: proposal_ready(app))
+            await pilot.pause()
+            assert app.session.pending.source == "mcts"
+            agent_text = " ".join(app.query_one(AgentPanel).text.split())
+            assert "Searched 15 lines" in agent_text and "visits" in agent_text and "Expects:" in agent_text
+            await pilot.press("enter")                     # accept the planner's move
+            await settle(pilot, app)
+            await pilot.press("ctrl+a")                    # then hand it the game for a few moves
+            await until(pilot, lambda: app.session.current.turn >= 4, timeout=60)
+            await pilot.press("ctrl+a")
+            await until(pilot, lambda: not app.session.autopilot_running)
+            await settle(pilot, app)
+
+    run(go())
+    played = turn_records(tmp_path)
+    assert len(played) >= 4 and all(r["actor"] == "agent" for r in played)
+    assert played[0]["proposal"]["fate"] == "accepted" and "Searched 15 lines" in played[0]["proposal"]["reflection"]
+    header = records(tmp_path)[0]
+    assert header["agent"]["name"] == "mcts" and header["agent"]["planner"]["sims"] == 15

@@ -48,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--baseline", action="store_true",
                       help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
     play.add_argument("--participant", help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
+    _planner_arguments(play)
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL")
     run.add_argument("story", nargs="?", help="story file (default: the bundled game)")
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
     run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
     run.add_argument("--critic-llm", action="store_true", help="with --agent: the model judges proposals too")
+    _planner_arguments(run)
 
     memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
     memory.add_argument("session_dir", type=Path)
@@ -92,6 +94,29 @@ def build_parser() -> argparse.ArgumentParser:
     summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
     summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
     return parser
+
+
+def _planner_arguments(parser: argparse.ArgumentParser) -> None:
+    """The MCTS planner's budget options (``--sims`` or ``--time-per-move``)."""
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--sims", type=_positive_int, metavar="K",
+                        help="with --agent mcts: simulations per move (reproducible with --seed)")
+    budget.add_argument("--time-per-move", type=_positive_float, metavar="T",
+                        help="with --agent mcts: CPU seconds per move (default 2)")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a positive whole number")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be a positive number of seconds")
+    return value
 
 
 def _cmd_data(args: argparse.Namespace) -> int:
@@ -131,6 +156,7 @@ def _options(args: argparse.Namespace, mode: str, agent: str | None) -> Any:
         memory=not getattr(args, "no_memory", False), llm_extract=getattr(args, "llm_extract", False),
         critic_llm=getattr(args, "critic_llm", False), stop=StopRules(steps=getattr(args, "steps", None), on_loop=False),
         valid_actions=getattr(args, "valid_actions", False),
+        sims=getattr(args, "sims", None), time_per_move=getattr(args, "time_per_move", None),
     )
 
 
@@ -161,8 +187,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.seed < 1:
         fail("--seed must be a positive whole number")
-    if args.agent == "mcts":
-        fail("--agent mcts is not available yet; use llm or explore")
+    if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
+        fail("--sims and --time-per-move are for --agent mcts")
     if args.agent and args.commands:
         fail("give --commands or --agent, not both")
     if args.agent and (args.steps is None or args.steps < 1):
@@ -207,7 +233,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.agent:
         usage = built.llm.usage if built.llm is not None else None
         spend = f"; {usage.calls} LLM calls, {usage.prompt_tokens + usage.completion_tokens} tokens" if usage else ""
-        print(f"zorktui: stopped: {reason} (turn {last.turn}, score {last.score}){spend}", file=sys.stderr)
+        scores = [t.score for t in session.log.turns if t.score is not None]
+        best = f"; best score {max(scores)}" + (f"/{session.game.max_score}" if session.game.max_score else "") if scores else ""
+        print(f"zorktui: stopped: {reason} (turn {last.turn}, score {last.score}){spend}{best}", file=sys.stderr)
     elif not to_stdout and args.jsonl is None and last.done:
         print("\n[The game has ended.]")
     return 0
@@ -288,8 +316,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     if args.seed is not None and args.seed < 1:
         fail("--seed must be a positive whole number")
-    if args.agent == "mcts":
-        fail("--agent mcts is not available yet; use llm or explore")
+    if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
+        fail("--sims and --time-per-move are for --agent mcts")
     baseline = None
     if args.baseline or args.participant:
         from zorktui.session.baseline import BaselineError, load_rules, participant_folder

@@ -7,6 +7,7 @@ from typing import Any
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog
+from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
 
 
@@ -74,6 +75,7 @@ class Situation:
         notes: Sub-agent notes (narrative, hints, conversation).
         max_score: The story's maximum score where known.
         refresh_objective: Time to reconsider the objective.
+        state: The game's complete state, for a planner to search from on its own fork.
     """
 
     turn: Turn
@@ -88,6 +90,7 @@ class Situation:
     notes: list[str] = field(default_factory=list)
     max_score: int | None = None
     refresh_objective: bool = False
+    state: GameState | None = None
 
     @property
     def room_id(self) -> int:

@@ -57,6 +57,13 @@ class FactReader:
         self.known_rooms: set[int] = set()
         self._room_roots: set[int] = set()
 
+    def copy_for(self, zm: ZMachine) -> "FactReader":
+        """The same reader, with what it has learned about rooms so far, over another memory image."""
+        other = FactReader(zm, self.player, self.room_global)
+        other.known_rooms = set(self.known_rooms)
+        other._room_roots = set(self._room_roots)
+        return other
+
     def score_and_moves(self, status_text: str = "") -> tuple[int | None, int | None]:
         """The game's score and move counter (None where the story keeps none)."""
         if self.time_game:

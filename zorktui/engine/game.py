@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,21 @@ from zorktui.engine.turn import Turn
 from zorktui.engine.zmachine import ZMachine
 
 DEFAULT_UNDO_LEVELS = 200
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Where a game stands, complete enough to come back to it (see :meth:`Game.state`).
+
+    Attributes:
+        snapshot: The interpreter's full state.
+        turn: The current turn at that point.
+        status: The last status line seen (to clean the next reply).
+    """
+
+    snapshot: Snapshot
+    turn: Turn
+    status: str
 
 
 class Game:
@@ -134,11 +149,13 @@ class Game:
             raise GameError("the story has stopped; restart or undo")
         return command
 
-    def step(self, command: str) -> Turn:
+    def step(self, command: str, undoable: bool = True) -> Turn:
         """Play one command.
 
         Args:
             command: What the player types (one line).
+            undoable: Keep the state before it for :meth:`undo` (a planner
+                playing thousands of lines on a fork turns this off).
 
         Returns:
             The turn that resulted.
@@ -148,12 +165,49 @@ class Game:
                 the story has halted.
         """
         command = self._checked(command)
-        before = self.vm.snapshot()
+        before = self.vm.snapshot() if undoable else None
         raw = self.vm.step(command)
         turn = self._make_turn(self.current.turn + 1, command, raw, previous=self.current)
-        self._undo.append((before, self.current))
+        if before is not None:
+            self._undo.append((before, self.current))
         self.current = turn
         return turn
+
+    def state(self) -> GameState:
+        """The current state, to return to with :meth:`set_state` (here or on a :meth:`fork`)."""
+        return GameState(self.vm.snapshot(), self.current, self._status)
+
+    def set_state(self, state: GameState) -> None:
+        """Jump to a state taken by :meth:`state` of this game or of its fork (undo history is untouched)."""
+        self.vm.restore(state.snapshot)
+        self.zm.refresh(self.vm.ram())
+        self.current = state.turn
+        self._status = state.status
+
+    def fork(self) -> "Game":
+        """An independent copy of this game for look-ahead search, at the same state.
+
+        It has its own interpreter and memory image, so a planner can play
+        thousands of lines on it from another thread while this game goes on.
+        What was learned about the story (the player object, the noise in the
+        globals, the maximum score) is shared, not measured again, and so is
+        the valid-action cache: both fingerprint states the same way.
+        """
+        other = Game.__new__(Game)
+        other.story = self.story
+        other.zm = ZMachine(Path(self.story.zcode_path).read_bytes())
+        other.vm = self.vm.twin()
+        other.seed = self.seed
+        other._undo = deque(maxlen=1)
+        other._valid_cache = self._valid_cache
+        other._finder = None
+        other._start = self._start
+        other.facts = self.facts.copy_for(other.zm)
+        other.fingerprint = self.fingerprint
+        other._max_score = self._max_score
+        other.opening = self.opening
+        other.set_state(self.state())
+        return other
 
     def peek(self, command: str) -> Turn:
         """Play a command on a copy of the current state and come back (a look-ahead).

@@ -13,7 +13,7 @@ from zorktui.engine.game import Game
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
 
-AGENTS = ("llm", "explore")
+AGENTS = ("llm", "explore", "mcts")
 
 
 @dataclass
@@ -23,7 +23,7 @@ class SessionOptions:
     Attributes:
         story: Story file (None: the bundled game).
         mode: "human", "coplay" or "autopilot" ("script" for command files: recorded as such, played as human).
-        agent: "llm", "explore" or None (no agent).
+        agent: "llm", "explore", "mcts" or None (no agent).
         model, base_url: LLM settings (else from the environment).
         timeout, max_retries: LLM request limits (None: config file or defaults).
         session: Session folder (None: nothing recorded, a temporary memory for an agent).
@@ -39,6 +39,8 @@ class SessionOptions:
         participant: Pseudonym for human-baseline data.
         baseline: A human-baseline study's rules (no agent, undo as the study says, the
             participant from the rules).
+        sims: The planner's simulations per move (None: by time).
+        time_per_move: The planner's CPU seconds per move (None: its default).
     """
 
     story: Path | str | None = None
@@ -60,6 +62,8 @@ class SessionOptions:
     valid_actions: bool = False
     participant: str | None = None
     baseline: BaselineRules | None = None
+    sims: int | None = None
+    time_per_move: float | None = None
 
 
 @dataclass
@@ -114,16 +118,20 @@ def build_session(options: SessionOptions) -> Built:
             raise ValueError("a baseline session is played by the person alone (no --agent, mode human)")
         options = replace(options, participant=options.baseline.participant, knowledge=False)
     if options.agent is not None and options.agent not in AGENTS:
-        raise ValueError(f"agent must be one of {', '.join(AGENTS)} (mcts is not available yet)")
+        raise ValueError(f"agent must be one of {', '.join(AGENTS)}")
     from zorktui.locations import bundled_story
 
     warnings: list[str] = []
     llm, why = None, ""
-    if options.agent == "llm" or options.llm_extract:
+    if options.agent in ("llm", "mcts") or options.llm_extract:
         llm, why = _llm(options)
         if why:
-            warnings.append(f"LLM unavailable: {why}; the offline explorer plays instead" if options.agent == "llm"
-                            else f"LLM unavailable: {why}; memory extraction is off")
+            if options.agent == "llm":
+                warnings.append(f"LLM unavailable: {why}; the offline explorer plays instead")
+            elif options.agent != "mcts" or options.model or options.base_url:
+                # The planner without a model is the intended offline default: only say so when one was asked for.
+                warnings.append(f"LLM unavailable: {why}; " + ("the planner uses heuristic priors"
+                                if options.agent == "mcts" else "memory extraction is off"))
     from zorktui.session.resume import has_session, resume_game
 
     resumed = resume_game(options.session, options.story) if has_session(options.session) else None
@@ -154,7 +162,10 @@ def build_session(options: SessionOptions) -> Built:
             from zorktui.agent.reflact import ReflActAgent
             from zorktui.agent.subagents import SubAgents
 
-            agent = ReflActAgent(llm, why) if options.agent == "llm" else Explorer()
+            if options.agent == "mcts":
+                agent = _planner(game, options, llm)
+            else:
+                agent = ReflActAgent(llm, why) if options.agent == "llm" else Explorer()
             subagents = SubAgents(llm if options.llm_subagents else None)
             if options.knowledge:
                 from zorktui.agent.knowledge import KnowledgeBase
@@ -173,6 +184,7 @@ def build_session(options: SessionOptions) -> Built:
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
                           close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None,
                           allow_undo=options.baseline.allow_undo if options.baseline is not None else True)
+        session.agent_info = agent_info
     except BaseException:
         game.close()
         raise
@@ -182,6 +194,16 @@ def build_session(options: SessionOptions) -> Built:
 
         consent = consent_given(recorder.folder.records())
     return Built(session, warnings, llm, options.baseline, consent)
+
+
+def _planner(game: Game, options: SessionOptions, llm: Any) -> Any:
+    """The MCTS planner with the options' budget and seed."""
+    from zorktui.agent.mcts import MctsPlanner, PlannerSettings
+
+    settings = PlannerSettings(seed=options.seed or 0, sims=options.sims)
+    if options.time_per_move is not None:
+        settings.time_per_move = options.time_per_move
+    return MctsPlanner(game, settings, llm)
 
 
 def _llm(options: SessionOptions) -> tuple[Any, str]:
@@ -201,6 +223,8 @@ def _agent_record(options: SessionOptions, llm: Any) -> dict[str, Any] | None:
     if options.agent is None:
         return None
     info: dict[str, Any] = {"name": options.agent, "critic": options.critic}
+    if options.agent == "mcts":
+        info["planner"] = {"sims": options.sims, "time_per_move": options.time_per_move, "seed": options.seed or 0}
     if llm is not None:
         info["llm"] = llm.config.public()
     return info

@@ -53,7 +53,8 @@ class Output:
         if self.writer is not None:
             recorder = session.recorder
             header = recorder.header if recorder is not None else session_header(
-                game.story, mode=session.mode, agent={"name": getattr(session.agent, "name", None)} if session.agent else None,
+                game.story, mode=session.mode, agent=session.agent_info or (
+                    {"name": getattr(session.agent, "name", None)} if session.agent else None),
                 seed=game.seed)
             self.writer.write(header)
             self.writer.write(turn_record(game.current, actor="game", extra=session.valid_extra()))

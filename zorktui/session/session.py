@@ -118,6 +118,8 @@ class Session:
         self.game = game
         self.mode = mode
         self.agent = agent
+        #: The agent's settings as recorded in trajectory headers (set by the factory; never secrets).
+        self.agent_info: dict[str, Any] | None = None
         self.recorder = recorder
         self.memory = memory if memory is not None else (recorder.memory if recorder is not None else None)
         self.knowledge = knowledge
@@ -421,6 +423,7 @@ class Session:
                 notes=notes,
                 max_score=self.game.max_score,
                 refresh_objective=turn.turn > 0 and turn.turn % OBJECTIVE_EVERY == 0,
+                state=self.game.state() if getattr(self.agent, "needs_state", False) else None,
             )
 
     def _think(self, turn_no: int) -> Proposal | None:
@@ -673,6 +676,9 @@ class Session:
         with self._lock:
             self.closed = True
         self.wait_autopilot(5)
+        close_agent = getattr(self.agent, "close", None)
+        if close_agent is not None:
+            close_agent()  # a planner's fork: waits for a search in flight to stop
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:

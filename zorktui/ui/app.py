@@ -242,10 +242,16 @@ class ZorkApp(App[None]):
         try:
             handler(event)
         except NoMatches:
-            # An event that arrives while the app is being torn down (Textual clears
-            # is_running first) finds its widgets gone: there is nothing to show it on.
-            if self.is_running and not self._quitting:
+            if not self._tearing_down():
                 raise
+
+    def _tearing_down(self) -> bool:
+        """The app is closing: a message arriving now may find its widgets already gone.
+
+        Textual removes widgets before (or while) it clears ``is_running``, so
+        a late event or a panel reader's result has nothing to be shown on.
+        """
+        return self._quitting or not self.is_running or self._closing or self._closed
 
     def _on_TurnDone(self, event: ev.TurnDone) -> None:  # noqa: N802 - named after the event
         transcript = self.query_one(Transcript)
@@ -450,10 +456,14 @@ class ZorkApp(App[None]):
                 self._panels_reading = False
 
     def on_panels_ready(self, message: PanelsReady) -> None:
-        if self._quitting:
+        if self._tearing_down():
             return
-        self.query_one(RoomPanel).show(message.data.room)
-        self.query_one(MapView).show(message.data.map_text)
+        try:
+            self.query_one(RoomPanel).show(message.data.room)
+            self.query_one(MapView).show(message.data.map_text)
+        except NoMatches:
+            if not self._tearing_down():
+                raise
 
     @work(thread=True, exclusive=True, group="actions", exit_on_error=False)
     def fetch_actions(self) -> None:

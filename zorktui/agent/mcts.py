@@ -1,0 +1,377 @@
+"""The planner policy (``--agent mcts``): Monte Carlo tree search over the emulator, after MC-DML.
+
+Each move, the planner plays many short lines of play on a private fork of
+the game (its own interpreter: the real game is never touched, so the person
+can act while it thinks) and picks the command whose lines went best:
+
+* selection by PUCT over the state's actions, with priors from the explorer's
+  sense of what is worth trying, lessons from dead lines, and a model's
+  opinion when one is configured (:mod:`zorktui.agent.mcts_llm`);
+* one node per world state (the engine's state hash), shared by every line
+  that reaches it, kept from move to move;
+* a new node inherits its parent's actions plus the compass, which costs
+  nothing; an action that turns out to change nothing is dropped, and once a
+  node has been visited a few times its actions are replaced by the engine's
+  verified valid actions (dear: a few per move);
+* a short random rollout past each new node, discounted returns, values
+  normalised over what has been seen;
+* dynamic depth (MC-DML's pruning): a move whose search found no points
+  lets the next one look deeper, and depth falls back once points are found;
+* a budget per move in CPU seconds or in simulations; with simulations and a
+  seed the search is reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from zorktui.agent.mcts_prior import Reflections, heuristic_weights
+from zorktui.agent.mcts_reward import Novelty, real_novelty, step_reward
+from zorktui.agent.mcts_tree import Bounds, Node, expected_line, ranked, select, set_priors
+from zorktui.agent.playlog import normal, short_result
+from zorktui.agent.proposal import Idea
+from zorktui.agent.situation import Situation
+from zorktui.engine.directions import COMMON
+from zorktui.engine.errors import GameError
+from zorktui.engine.game import Game, GameState
+
+
+#: The share of a timed move's budget that checking nodes' valid actions may take.
+VERIFY_SHARE = 0.4
+
+
+@dataclass
+class PlannerSettings:
+    """How hard and how far the planner looks.
+
+    Attributes:
+        sims: Simulations per move (None: search until ``time_per_move`` is spent).
+        time_per_move: CPU seconds per move when ``sims`` is None.
+        seed: Seed for the rollouts' choices.
+        gamma: Discount per step.
+        depth: The starting depth of a line (steps past the root).
+        max_depth: How deep dynamic depth may go.
+        depth_step: How much deeper the next search looks after one that found no points.
+        rollout: Random steps played past a new node.
+        verify_after: Visits before a node's inherited actions are replaced by valid actions.
+        verify_per_move: At most this many such replacements per move (each costs a valid-action search).
+        max_nodes: The tree is cut back to the root when it grows past this many states.
+    """
+
+    sims: int | None = None
+    time_per_move: float = 2.0
+    seed: int = 0
+    gamma: float = 0.95
+    depth: int = 8
+    max_depth: int = 24
+    depth_step: int = 4
+    rollout: int = 4
+    verify_after: int = 3
+    verify_per_move: int = 4
+    max_nodes: int = 3000
+
+
+@dataclass
+class SearchReport:
+    """What the last search did (for the proposal's reasoning and benchmarks).
+
+    Attributes:
+        sims: Simulations run.
+        seconds: CPU seconds spent.
+        depth: The depth it searched to.
+        nodes: States in the tree.
+        verified: Nodes whose actions were checked against the valid actions this move.
+        found_points: Some line scored points.
+    """
+
+    sims: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+    nodes: int = 0
+    verified: int = 0
+    found_points: bool = False
+
+
+class MctsPlanner:
+    """Suggests the command whose simulated futures went best.
+
+    Args:
+        game: The game being played (the planner searches a fork of it, never it).
+        settings: Budget and shape of the search.
+        llm: An LLM client for priors (None: heuristic priors only).
+    """
+
+    name = "mcts"
+    #: The session puts the game's full state in each situation for this policy.
+    needs_state = True
+
+    def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: Any = None) -> None:
+        self.settings = settings or PlannerSettings()
+        self.max_score = game.max_score
+        self._fork = game.fork()
+        self._rng = random.Random(self.settings.seed)
+        self.nodes: dict[str, Node] = {}
+        self.bounds = Bounds()
+        self.reflections = Reflections()
+        self.depth = self.settings.depth
+        self.report = SearchReport()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._last_root: str | None = None
+        self._verified_now = 0
+        self._verify_seconds = 0.0
+        self._new_lessons: list[str] = []
+        self.llm_prior = None
+        if llm is not None:
+            from zorktui.agent.mcts_llm import LlmPrior
+
+            self.llm_prior = LlmPrior(llm)
+
+    # ------------------------------------------------------------- policy
+    def suggest(self, situation: Situation) -> Idea:
+        """Search from the situation's state (or reuse the search just made for it) and pick a command."""
+        with self._lock:
+            if self._closed:
+                raise GameError("the planner has been closed")
+            if situation.state is None:
+                raise GameError("the planner needs the game's state in the situation")
+            key = situation.turn.state_hash
+            tokens, cost = 0, 0.0
+            notes: list[str] = []
+            if key != self._last_root or not situation.refused:
+                tokens, cost, notes = self._search(situation)
+                self._last_root = key
+            return self._choose(situation, tokens, cost, notes)
+
+    def close(self) -> None:
+        """Stop searching and release the fork (waits for a search in flight to notice)."""
+        self._closed = True
+        with self._lock:
+            self._fork.close()
+            self.nodes.clear()
+
+    # ------------------------------------------------------------- search
+    def _search(self, situation: Situation) -> tuple[int, float, list[str]]:
+        s = self.settings
+        assert situation.state is not None
+        root = self._root(situation.state, situation)
+        notes: list[str] = []
+        tokens, cost = 0, 0.0
+        if self.llm_prior is not None and root.edges:
+            mixed, tokens, cost, note = self.llm_prior.adjust(situation, {e.action: e.prior for e in root.edges},
+                                                              self.reflections.recent())
+            if note:
+                notes.append(note)
+            _reprior(root, mixed)
+        news = real_novelty(situation.log.turns)
+        report = SearchReport(depth=self.depth)
+        self._verified_now, self._verify_seconds = 0, 0.0
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        while not self._closed and root.live_edges():
+            if s.sims is not None:
+                if report.sims >= s.sims:
+                    break
+            else:
+                spent = time.process_time() - start_cpu
+                if spent >= s.time_per_move or time.perf_counter() - start_wall >= 2 * s.time_per_move:
+                    break
+            if self._simulate(root, news, situation.max_score):
+                report.found_points = True
+            report.sims += 1
+        report.seconds = time.process_time() - start_cpu
+        report.nodes = len(self.nodes)
+        report.verified = self._verified_now
+        self.report = report
+        # Dynamic depth: a search that found no points lets the next one look further.
+        self.depth = self.settings.depth if report.found_points else min(self.depth + s.depth_step, s.max_depth)
+        notes.extend(f"learned: {lesson}" for lesson in self._new_lessons)
+        self._new_lessons = []
+        return tokens, cost, notes
+
+    def _root(self, state: GameState, situation: Situation) -> Node:
+        key = state.turn.state_hash
+        if len(self.nodes) > self.settings.max_nodes:
+            self.nodes.clear()
+            self.bounds = Bounds()
+        root = self.nodes.get(key)
+        if root is None:
+            root = Node(key, state, state.turn)
+            self.nodes[key] = root
+        # The root always plays from the real state and offers exactly the valid actions.
+        root.state, root.turn = state, state.turn
+        actions = list(situation.valid_actions or ())
+        if not actions:
+            actions = list(COMMON)
+        mentioned = set(situation.map.mentioned)
+        weights = heuristic_weights(actions, situation.log, situation.room_id, mentioned)
+        weights = {a: w * self.reflections.penalty(key, situation.room_id, a) for a, w in weights.items()}
+        kept = {e.action: e for e in root.edges}
+        set_priors(root, weights)
+        root.edges = [_carry(kept.get(e.action), e) for e in root.edges]
+        root.verified = True
+        return root
+
+    def _expand(self, node: Node, inherited: list[str]) -> None:
+        room = node.turn.location.id if node.turn.location else 0
+        actions = list(dict.fromkeys(inherited + list(COMMON)))
+        weights = heuristic_weights(actions, None, room)
+        set_priors(node, {a: w * self.reflections.penalty(node.key, room, a) for a, w in weights.items()})
+
+    def _verify(self, node: Node) -> None:
+        """Replace a node's guessed actions by the engine's valid actions, keeping what was learned."""
+        s = self.settings
+        if self._verified_now >= s.verify_per_move:
+            return
+        if s.sims is None and self._verify_seconds > VERIFY_SHARE * s.time_per_move:
+            return
+        started = time.process_time()
+        self._fork.set_state(node.state)
+        actions = list(self._fork.valid_actions()) or list(COMMON)
+        self._verify_seconds += time.process_time() - started
+        self._verified_now += 1
+        room = node.turn.location.id if node.turn.location else 0
+        weights = heuristic_weights(actions, None, room)
+        weights = {a: w * self.reflections.penalty(node.key, room, a) for a, w in weights.items()}
+        kept = {e.action: e for e in node.edges}
+        set_priors(node, weights)
+        node.edges = [_carry(kept.get(e.action), e) for e in node.edges]
+        node.verified = True
+
+    def _simulate(self, root: Node, news0: Novelty, max_score: int | None) -> bool:
+        """One line of play from the root: select, expand, roll out, back up. True if it scored."""
+        s = self.settings
+        news = news0.copy()
+        path: list[tuple[Node, Any, float]] = []
+        on_line = {root.key}
+        node = root
+        value = 0.0
+        scored = False
+        while len(path) < self.depth and not node.terminal and not self._closed:
+            if not node.verified and node.visits >= s.verify_after:
+                self._verify(node)
+            edge = select(node, self.bounds)
+            if edge is None:
+                break
+            fresh = False
+            if edge.child is None:
+                self._fork.set_state(node.state)
+                try:
+                    after = self._fork.step(edge.action, undoable=False)
+                except GameError:
+                    edge.noop = True
+                    continue
+                if after.state_hash == node.key or not after.changed:
+                    edge.noop = True  # changes nothing from here: never worth a simulation
+                    continue
+                child = self.nodes.get(after.state_hash)
+                if child is None:
+                    child = Node(after.state_hash, self._fork.state(), after)
+                    self.nodes[child.key] = child
+                    fresh = True
+                edge.child = child.key
+            child = self.nodes.get(edge.child) if edge.child else None
+            if child is None:  # cut away with the tree: play it again next time
+                edge.child = None
+                break
+            reward = step_reward(node.turn, child.turn, news, max_score)
+            if child.turn.score is not None and node.turn.score is not None and child.turn.score > node.turn.score:
+                scored = True
+            if child.turn.done and not child.turn.victory:
+                self._learn(node, edge.action, child)
+            path.append((node, edge, reward))
+            if child.key in on_line:
+                break  # a loop back to a state on this line adds nothing
+            on_line.add(child.key)
+            node = child
+            if fresh:
+                if not child.terminal:
+                    self._expand(child, [e.action for e in path[-1][0].live_edges()])
+                    value, rolled_points = self._rollout(child, news, max_score)
+                    scored = scored or rolled_points
+                break
+        # Back up discounted returns along the line.
+        g = value
+        for parent, edge, reward in reversed(path):
+            g = reward + s.gamma * g
+            edge.visits += 1
+            edge.total += g
+            parent.visits += 1
+            self.bounds.see(edge.value)
+        return scored
+
+    def _rollout(self, node: Node, news: Novelty, max_score: int | None) -> tuple[float, bool]:
+        """A few random steps from a new node: their discounted shaped reward, and whether they scored."""
+        s = self.settings
+        pool = [e.action for e in node.edges]
+        if not pool or s.rollout <= 0:
+            return 0.0, False
+        self._fork.set_state(node.state)
+        before = node.turn
+        value, discount, scored = 0.0, 1.0, False
+        for _ in range(s.rollout):
+            try:
+                after = self._fork.step(self._rng.choice(pool), undoable=False)
+            except GameError:
+                break
+            discount *= s.gamma
+            value += discount * step_reward(before, after, news, max_score)
+            if after.score is not None and before.score is not None and after.score > before.score:
+                scored = True
+            if after.done:
+                break
+            before = after
+        return value, scored
+
+    def _learn(self, node: Node, command: str, child: Node) -> None:
+        room = node.turn.location
+        lesson = self.reflections.add(node.key, room.name if room else "an unknown place", room.id if room else 0,
+                                      command, short_result(child.turn.observation, 60))
+        if lesson is not None:
+            self._new_lessons.append(lesson.text)
+            for e in node.edges:
+                if normal(e.action) == lesson.command:
+                    e.prior *= 0.02
+
+    # ------------------------------------------------------------- choice
+    def _choose(self, situation: Situation, tokens: int, cost: float, notes: list[str]) -> Idea:
+        root = self.nodes.get(situation.turn.state_hash)
+        refused = {normal(c) for c in situation.refused}
+        options = [e for e in ranked(root) if normal(e.action) not in refused] if root is not None else []
+        if not options:
+            from zorktui.agent.explorer import Explorer
+
+            idea = Explorer().suggest(situation)
+            idea.source = self.name
+            idea.notes = notes + ["the search had nothing left to offer; the explorer chose"]
+            idea.tokens, idea.cost = tokens, cost
+            return idea
+        best = options[0]
+        r = self.report
+        line = expected_line(self.nodes, root, limit=6) if root is not None else []
+        if not line or line[0] != best.action:
+            line = [best.action]
+        why = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states): "
+               f"'{best.action}' {best.visits} visits, value {best.value:+.2f}. Expects: {' > '.join(line)}.")
+        others = [f"{e.action}: {e.visits} visits, value {e.value:+.2f}, prior {e.prior:.2f}" for e in options[1:4]]
+        objective = "score points" if r.found_points else "find what the game has not shown yet"
+        return Idea(command=best.action, source=self.name, reflection=why, objective=objective,
+                    tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
+
+
+def _reprior(node: Node, weights: dict[str, float]) -> None:
+    """Set new priors on existing edges (statistics kept); actions not in ``weights`` keep theirs."""
+    total = sum(max(w, 0.0) for w in weights.values()) or 1.0
+    for e in node.edges:
+        if e.action in weights:
+            e.prior = max(weights[e.action], 0.0) / total
+
+
+def _carry(old: Any, new: Any) -> Any:
+    """The new edge with the old one's statistics, when the action was there before."""
+    if old is not None:
+        new.visits, new.total, new.child, new.noop = old.visits, old.total, old.child, old.noop
+    return new
