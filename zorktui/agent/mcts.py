@@ -40,6 +40,8 @@ from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game, GameState
 
 
+#: Rollouts draw from actions whose prior is at least this share of the node's best.
+ROLLOUT_MIN_PRIOR = 0.1
 #: The share of a timed move's budget that checking nodes' valid actions may take.
 VERIFY_SHARE = 0.4
 
@@ -124,6 +126,8 @@ class MctsPlanner:
         self._last_root: str | None = None
         self._verified_now = 0
         self._verify_seconds = 0.0
+        #: What checking an uncached node's valid actions has been costing (a running estimate).
+        self._verify_cost = 0.0
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
@@ -224,15 +228,20 @@ class MctsPlanner:
     def _verify(self, node: Node) -> None:
         """Replace a node's guessed actions by the engine's valid actions, keeping what was learned."""
         s = self.settings
-        if self._verified_now >= s.verify_per_move:
-            return
-        if s.sims is None and self._verify_seconds > VERIFY_SHARE * s.time_per_move:
-            return
-        started = time.process_time()
         self._fork.set_state(node.state)
-        actions = list(self._fork.valid_actions()) or list(COMMON)
-        self._verify_seconds += time.process_time() - started
-        self._verified_now += 1
+        cached = self._fork.valid_actions_cached()  # found before, here or by the game: free
+        if cached is None:
+            if self._verified_now >= s.verify_per_move:
+                return
+            if s.sims is None and self._verify_seconds + self._verify_cost > VERIFY_SHARE * s.time_per_move:
+                return  # spent, or the next check would likely overrun the move (some states cost seconds)
+            started = time.process_time()
+            cached = self._fork.valid_actions()
+            spent = time.process_time() - started
+            self._verify_seconds += spent
+            self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
+            self._verified_now += 1
+        actions = list(cached) or list(COMMON)
         room = node.turn.location.id if node.turn.location else 0
         weights = heuristic_weights(actions, None, room)
         weights = {a: w * self.reflections.penalty(node.key, room, a) for a, w in weights.items()}
@@ -306,7 +315,8 @@ class MctsPlanner:
     def _rollout(self, node: Node, news: Novelty, max_score: int | None) -> tuple[float, bool]:
         """A few random steps from a new node: their discounted shaped reward, and whether they scored."""
         s = self.settings
-        pool = [e.action for e in node.edges]
+        # Commands the prior all but rules out (presentation options, undoing progress) stay out of rollouts.
+        pool = [e.action for e in node.edges if e.prior >= ROLLOUT_MIN_PRIOR * max(x.prior for x in node.edges)]
         if not pool or s.rollout <= 0:
             return 0.0, False
         self._fork.set_state(node.state)

@@ -20,6 +20,13 @@ _OPEN = ("open ", "unlock ")
 _RISKY = ("attack ", "kill ", "break ", "burn ", "eat ", "drink ", "throw ", "jump", "hit ")
 _UNDOING = ("drop ", "discard ", "close ", "lock ", "shut ", "extinguish ", "blow out ", "turn off ", "switch off ",
             "put out ")
+#: Out-of-world commands that parsers accept and that change only how the game prints
+#: (an inventory style, a debugging option such as TextWorld's "enable print state option"):
+#: never progress, and some make every later step far slower.
+_PRESENTATION = ("inv tall", "inv wide", "i tall", "i wide", "inventory tall", "inventory wide")
+_PRESENTATION_WORDS = ("option", "options")
+#: The weight of such a command.
+PRESENTATION = 0.01
 #: The weight left on a command a simulated line died of, in the state it died from.
 DEADLY_HERE = 0.02
 #: The weight left on a command that led to death from another state of the same room.
@@ -103,6 +110,8 @@ def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int, men
             w = 0.4
         elif c.startswith(_UNDOING):
             w = 0.15
+        if c in _PRESENTATION or any(word in _PRESENTATION_WORDS for word in c.split()):
+            w = PRESENTATION
         if c in useless:
             w *= 0.1
         elif c not in tried:

@@ -9,6 +9,7 @@ are worth. Nothing here knows any particular story.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from zorktui.engine.turn import Turn
@@ -23,6 +24,10 @@ NEW_ROOM = 0.3
 NEW_THING = 0.2
 #: Dying or losing.
 DEATH = -3.0
+#: Coming back to a world state the real game has already been in, per earlier visit.
+REVISIT = 0.05
+#: Earlier visits counted at most.
+REVISIT_CAP = 10
 
 
 @dataclass
@@ -32,14 +37,18 @@ class Novelty:
     Attributes:
         rooms: Room ids reached (real play plus this line).
         things: Object ids held.
+        visits: How often the real game has been in each world state (a line
+            that only walks back and forth between them is worth less than
+            nothing: it is how a player goes round in circles).
     """
 
     rooms: set[int] = field(default_factory=set)
     things: set[int] = field(default_factory=set)
+    visits: Counter[str] = field(default_factory=Counter)
 
     def copy(self) -> "Novelty":
-        """A copy for one simulated line."""
-        return Novelty(set(self.rooms), set(self.things))
+        """A copy for one simulated line (the real visits are shared: a line does not change them)."""
+        return Novelty(set(self.rooms), set(self.things), self.visits)
 
 
 def point_value(max_score: int | None) -> float:
@@ -58,6 +67,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None)
         elif after.dead or not after.victory:
             value += DEATH
         return value
+    value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
     if after.location is not None and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)
         value += NEW_ROOM
@@ -70,7 +80,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None)
 
 def real_novelty(turns: list[Turn]) -> Novelty:
     """What the real line of play has already reached."""
-    news = Novelty()
+    news = Novelty(visits=Counter(t.state_hash for t in turns))
     for t in turns:
         if t.location is not None:
             news.rooms.add(t.location.id)

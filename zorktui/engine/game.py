@@ -322,6 +322,12 @@ class Game:
         self._valid_cache[key] = found
         return found
 
+    def valid_actions_cached(self) -> tuple[str, ...] | None:
+        """The valid actions of the current state if already found (here or by a fork), else None."""
+        if self.current.done:
+            return ()
+        return self._valid_cache.get(self.current.state_hash)
+
     def close(self) -> None:
         """Release the interpreter (and the valid-action search's twin, if one was started)."""
         if self._finder is not None:
