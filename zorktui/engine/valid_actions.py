@@ -8,10 +8,27 @@ gives; group by resulting state and keep one command per group.
 
 Cost control, all game-agnostic:
 
-* A candidate whose verb has never changed anything anywhere is not retried
-  on an object while nothing in reach (the objects in scope and the room) has
-  changed since it failed there. Verbs that have worked once are always tried.
 * Results are cached by world-state hash (in :class:`Game`).
+* Every candidate's last outcome is remembered with a digest of what its
+  outcome can plausibly depend on (its *context*, see :meth:`ActionFinder._context`).
+  For one object: the own state (parent, attributes, properties) of the
+  object and of every object above it in the tree (so the room and any
+  container); for templates that have changed the world somewhere, also the
+  globals that hold world state (puzzle flags; globals seen changing between
+  most searches, like the previous room or the score, are left out); and for
+  verbs whose grammar can also take a second object ("light X" when "light X
+  with Y" exists: the game may pick the instrument itself), the objects held
+  and in scope. For two objects: the own states of both. A candidate that
+  changed nothing is tried again only once its context differs; one that
+  changed the world is always tried again (its result is needed to group it
+  with the others). A state near one searched before (same room, one thing
+  taken or opened) then costs only the candidates the change can affect.
+* A template that has never changed the world anywhere is not tried on an
+  object (or pair) it has never been tried on when it already failed on one
+  that looks the same to the game's library: same attributes, same set of
+  properties, held or not. Objects with behaviour of their own carry
+  properties (routines) that plain ones lack, so they are still tried; and
+  once a template has worked somewhere it is tried on everything.
 
 Nearly all of a search's time is the game's own parser running inside the
 interpreter (0.1 ms for a bare verb, 0.3 ms with one object, about 1 ms with
@@ -59,6 +76,9 @@ MAX_OBJECTS = 24
 MAX_PAIRS = 16
 #: Below this many candidates a second thread costs more than it saves.
 PARALLEL_MIN = 48
+#: A world global that changed between this many pairs of searched states is
+#: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
+VOLATILE_AFTER = 2
 
 
 @dataclass
@@ -68,6 +88,7 @@ class FinderStats:
     candidates: int = 0
     tried: int = 0
     skipped: int = 0
+    lookalikes: int = 0
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
@@ -101,12 +122,19 @@ class ActionFinder:
         self._productive: set[str] = set()
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
-        # (template, object id) -> object-state digest when it last failed
-        self._failed: dict[tuple[str, tuple[int, ...]], bytes] = {}
+        # (template, objects) -> (context digest, changed the world?) when last played
+        self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool]] = {}
+        # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
+        self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        # How often each world global differed between consecutive searches.
+        self._global_changes = np.zeros(240, dtype=np.int32)
+        self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
         self._probed: dict[int, list[str]] = {}
         self._probed_scopes: set[frozenset[int]] = set()
         self._nouns: list[int] | None = None
+        self._inferring_cache: tuple[int, set[str]] | None = None
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
@@ -163,6 +191,63 @@ class ActionFinder:
                 parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
         return hashlib.blake2b(b"".join(parts), digest_size=8).digest()
 
+    def _world_globals(self, ram: np.ndarray) -> bytes:
+        """Digest of the world globals that change rarely (flags), learning which change often."""
+        kept = self.game.fingerprint.kept_globals(ram)
+        kept[list(self._scratch)] = 0  # the parser's, as learned from earlier searches
+        if self._last_globals is not None:
+            self._global_changes += kept != self._last_globals
+        self._last_globals = kept.copy()
+        kept[self._global_changes >= VOLATILE_AFTER] = 0
+        return kept.tobytes()
+
+    def _contexts(self, held: list[int], scope: list[int], ram: np.ndarray) -> dict[str, object]:
+        """What candidates' outcomes may depend on in this state (see the module docstring)."""
+        objects = self.game.zm.objects
+        states: dict[int, bytes] = {}
+
+        def state(o: int) -> bytes:
+            if o not in states:
+                states[o] = self._object_state(o)
+            return states[o]
+
+        # An object's outcome depends on its holders too: the chest must be
+        # open to take the mantle, the room decides what a held thing can do.
+        chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
+        zm = self.game.zm
+        signatures = {}
+        for o in scope:
+            entry = objects.entry(o)
+            signatures[o] = (
+                bytes(zm.memory[entry : entry + objects.attribute_bytes])
+                + bytes(p.number for p in objects.properties(o))
+                + (b"H" if o in held else b"")
+            )
+        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
+        around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
+        return {"chains": chains, "around": around, "world": self._world_globals(ram), "states": states, "signatures": signatures}
+
+    def _context(self, template: str, objs: tuple[int, ...], ctx: dict[str, object]) -> bytes:
+        """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
+        if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
+            states: dict[int, bytes] = ctx["states"]  # type: ignore[assignment]
+            return b"".join(states[o] for o in objs)
+        chains: dict[int, bytes] = ctx["chains"]  # type: ignore[assignment]
+        parts = [chains[o] for o in objs]
+        if template in self._productive:
+            parts.append(ctx["world"])  # type: ignore[arg-type]
+        if len(objs) == 1 and template.split()[0] in self._inferring:
+            parts.append(ctx["around"])  # type: ignore[arg-type]
+        return hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
+
+    @property
+    def _inferring(self) -> set[str]:
+        """Verbs that also take a second object: alone, the game may choose it from what is around."""
+        assert self.templates is not None
+        if self._inferring_cache is None or self._inferring_cache[0] != len(self.templates.double):
+            self._inferring_cache = (len(self.templates.double), {t.split()[0] for t in self.templates.double})
+        return self._inferring_cache[1]
+
     # -------------------------------------------------------------- search
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[str, np.ndarray]]:
         """Play each command from ``start`` on ``vm``: (objects hash, kept globals) after each."""
@@ -194,6 +279,12 @@ class ActionFinder:
         out[0::2] = mine
         out[1::2] = theirs.result()
         return out
+
+    def forget(self) -> None:
+        """Drop what earlier searches learned about candidates: the next search plays every one."""
+        self._memo.clear()
+        self._failed_like.clear()
+        self._worked_like.clear()
 
     def close(self) -> None:
         """Stop the worker thread and release the twin interpreter (the finder can still search after)."""
@@ -269,11 +360,7 @@ class ActionFinder:
             vm.restore(start)
         zm.refresh(vm.ram())
         fingerprint = game.fingerprint
-        object_states = {o: self._object_state(o) for o in scope}
-        # A verb that failed on an object is retried once anything in reach
-        # has changed (the clockwork may wind only once the burner is fitted).
-        surroundings = hashlib.blake2b(b"".join(object_states[o] for o in sorted(scope)), digest_size=8).digest()
-        surroundings += game.current.location.id.to_bytes(2, "big") if game.current.location else b""
+        ctx = self._contexts(held, scope, vm.ram())
 
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         baselines = self._play(start, idle)
@@ -282,14 +369,27 @@ class ActionFinder:
         baselines.append((fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram())))
         stats = FinderStats()
         to_try: list[tuple[str, str, tuple[int, ...]]] = []
+        contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
+        signatures: dict[int, bytes] = ctx["signatures"]  # type: ignore[assignment]
         for command, template, objs in self._candidates(held, scope):
             stats.candidates += 1
-            key = (template, objs)
-            memo = surroundings if len(objs) == 1 else b"".join(object_states[o] for o in objs)
-            if objs and template not in self._productive and self._failed.get(key) == memo:
-                stats.skipped += 1
-                continue
+            context = self._context(template, objs, ctx) if objs else b""
+            like = (template, tuple(signatures[o] for o in objs))
+            if objs:
+                memo = self._memo.get((template, objs))
+                if memo == (context, False):
+                    stats.skipped += 1
+                    continue
+                if (
+                    memo is None
+                    and template not in self._productive
+                    and like in self._failed_like
+                    and like not in self._worked_like
+                ):
+                    stats.lookalikes += 1
+                    continue
             to_try.append((command, template, objs))
+            contexts.append((context, like))
         stats.tried = len(to_try)
         outcomes = self._play(start, [command for command, _t, _o in to_try])
         results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
@@ -306,17 +406,19 @@ class ActionFinder:
 
         idle_keys = {state_key(h, g) for h, g in baselines}
         groups: dict[bytes, list[str]] = {}
-        for command, template, objs, objects_hash, globals_ in results:
+        for (command, template, objs, objects_hash, globals_), (context, like) in zip(results, contexts):
             k = state_key(objects_hash, globals_)
-            if k in idle_keys:
-                if objs:
-                    self._failed[(template, objs)] = surroundings if len(objs) == 1 else b"".join(object_states[o] for o in objs)
+            changed = k not in idle_keys
+            if objs:
+                self._memo[(template, objs)] = (context, changed)
+                (self._worked_like if changed else self._failed_like).add(like)
+            if not changed:
                 continue
             self._productive.add(template)
             groups.setdefault(k, []).append(command)
         found = tuple(sorted(min(cmds, key=_plainness) for cmds in groups.values()))
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
-        stats.failures_remembered = len(self._failed)
+        stats.failures_remembered = sum(1 for _c, changed in self._memo.values() if not changed)
         self.stats = stats
         return found
