@@ -23,6 +23,10 @@ Cost control, all game-agnostic:
   changed the world is always tried again (its result is needed to group it
   with the others). A state near one searched before (same room, one thing
   taken or opened) then costs only the candidates the change can affect.
+* Of candidates that last had the same effect ("take lamp", "wave lamp"
+  when waving first takes it), only the one kept is played again while the
+  others' contexts are unchanged; they join its group if it still has an
+  effect, and are played after all if it has not.
 * A template that has never changed the world anywhere is not tried on an
   object (or pair) it has never been tried on when it already failed on one
   that looks the same to the game's library: same attributes, same set of
@@ -74,8 +78,9 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 16
-#: Below this many candidates a second thread costs more than it saves.
-PARALLEL_MIN = 48
+#: Below this many candidates a second thread costs more than it saves (handing
+#: a batch to the worker costs well under one command's time).
+PARALLEL_MIN = 4
 #: A world global that changed between this many pairs of searched states is
 #: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
 VOLATILE_AFTER = 2
@@ -89,6 +94,7 @@ class FinderStats:
     tried: int = 0
     skipped: int = 0
     lookalikes: int = 0
+    followed: int = 0
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
@@ -122,8 +128,9 @@ class ActionFinder:
         self._productive: set[str] = set()
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
-        # (template, objects) -> (context digest, changed the world?) when last played
-        self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool]] = {}
+        # (template, objects) -> (context digest, changed the world?, the
+        # candidate it had the same effect as, if not itself the one kept)
+        self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
         # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
         self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
         self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
@@ -193,8 +200,11 @@ class ActionFinder:
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
         """Digest of the world globals that change rarely (flags), learning which change often."""
+        # Not minus the scratch learned from candidates: a flag that several
+        # commands set ("wind", "turn", "push" the clockwork) looks like scratch
+        # there, yet other commands wait on it. Real scratch changes between
+        # most searches and so turns volatile.
         kept = self.game.fingerprint.kept_globals(ram)
-        kept[list(self._scratch)] = 0  # the parser's, as learned from earlier searches
         if self._last_globals is not None:
             self._global_changes += kept != self._last_globals
         self._last_globals = kept.copy()
@@ -363,13 +373,17 @@ class ActionFinder:
         ctx = self._contexts(held, scope, vm.ram())
 
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
-        baselines = self._play(start, idle)
         vm.restore(start)
         zm.refresh(vm.ram())
-        baselines.append((fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram())))
+        unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
         stats = FinderStats()
         to_try: list[tuple[str, str, tuple[int, ...]]] = []
         contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
+        # Candidates that last time had the same effect as another (their
+        # leader) and whose context has not changed since: they wait for the
+        # leader's result instead of being played.
+        followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
+        steady: set[tuple[str, tuple[int, ...]]] = set()
         signatures: dict[int, bytes] = ctx["signatures"]  # type: ignore[assignment]
         for command, template, objs in self._candidates(held, scope):
             stats.candidates += 1
@@ -377,9 +391,14 @@ class ActionFinder:
             like = (template, tuple(signatures[o] for o in objs))
             if objs:
                 memo = self._memo.get((template, objs))
-                if memo == (context, False):
-                    stats.skipped += 1
-                    continue
+                if memo is not None and memo[0] == context:
+                    if not memo[1]:
+                        stats.skipped += 1
+                        continue
+                    steady.add((template, objs))
+                    if memo[2] is not None:
+                        followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
+                        continue
                 if (
                     memo is None
                     and template not in self._productive
@@ -390,11 +409,11 @@ class ActionFinder:
                     continue
             to_try.append((command, template, objs))
             contexts.append((context, like))
-        stats.tried = len(to_try)
-        outcomes = self._play(start, [command for command, _t, _o in to_try])
+        # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
+        outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
+        baselines = [*outcomes[: len(idle)], unplayed]
+        outcomes = outcomes[len(idle) :]
         results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
-        vm.restore(start)
-        zm.refresh(vm.ram())
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
         self._scratch |= scratch_globals([r[4] for r in results], idle_globals, quorum=SCRATCH_QUORUM)
@@ -405,20 +424,55 @@ class ActionFinder:
             return objects_hash.encode() + globals_[keep].tobytes()
 
         idle_keys = {state_key(h, g) for h, g in baselines}
-        groups: dict[bytes, list[str]] = {}
-        for (command, template, objs, objects_hash, globals_), (context, like) in zip(results, contexts):
-            k = state_key(objects_hash, globals_)
+        keys = [state_key(h, g) for *_c, h, g in results]
+        # A follower joins its leader's group when the leader, unchanged in
+        # context, still has an effect; otherwise it is played after all.
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys}
+        joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
+        late: list[tuple[str, str, tuple[int, ...]]] = []
+        late_contexts: list[tuple[bytes, tuple]] = []
+        for leader, waiting in followers.items():
+            k = landed.get(leader)
+            for candidate, context, like in waiting:
+                if k is not None and leader in steady:
+                    joined.append((candidate, (context, like), k))
+                else:
+                    late.append(candidate)
+                    late_contexts.append((context, like))
+        stats.followed = len(joined)
+        if late:
+            outcomes = self._play(start, [command for command, _t, _o in late])
+            results += [(*candidate, h, g) for candidate, (h, g) in zip(late, outcomes)]
+            keys += [state_key(h, g) for h, g in outcomes]
+            contexts += late_contexts
+        stats.tried = len(results)
+        vm.restore(start)
+        zm.refresh(vm.ram())
+
+        groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
+        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
             changed = k not in idle_keys
             if objs:
-                self._memo[(template, objs)] = (context, changed)
+                self._memo[(template, objs)] = (context, changed, None)
                 (self._worked_like if changed else self._failed_like).add(like)
-            if not changed:
+            if changed:
+                self._productive.add(template)
+                groups.setdefault(k, []).append((command, template, objs))
+        for candidate, (context, _like), k in joined:
+            groups[k].append(candidate)
+        for members in groups.values():
+            leaders = [m for m in members if m[2]]
+            if len(leaders) < 2:
                 continue
-            self._productive.add(template)
-            groups.setdefault(k, []).append(command)
-        found = tuple(sorted(min(cmds, key=_plainness) for cmds in groups.values()))
+            leader = min(leaders, key=lambda m: _plainness(m[0]))
+            for _command, template, objs in leaders:
+                if (template, objs) != (leader[1], leader[2]):
+                    context = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
+                    if context is not None:
+                        self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
+        found = tuple(sorted(min((m[0] for m in members), key=_plainness) for members in groups.values()))
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
-        stats.failures_remembered = sum(1 for _c, changed in self._memo.values() if not changed)
+        stats.failures_remembered = sum(1 for memo in self._memo.values() if not memo[1])
         self.stats = stats
         return found
