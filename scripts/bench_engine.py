@@ -4,7 +4,7 @@ Prints medians (and means where a budget is stated as an average) measured in
 one run, with ratios against the raw interpreter measured in the same run.
 
     python scripts/bench_engine.py [STORY WALKTHROUGH] [--commands N] [--serial]
-                                   [--walk N] [--seed N] [--no-recall]
+                                   [--walk N] [--seed N] [--no-recall] [--against REV]
 
 Valid actions are timed per *new* state (a cache miss of ``Game.valid_actions``)
 along two paths: the walkthrough, and an explorer-like random walk (each step
@@ -13,6 +13,9 @@ timing, so every finder sees the same states). Recall is measured against a
 full search of the same state (every candidate played, nothing remembered),
 by resulting state hash: the share of the full search's outcomes the finder
 found.
+
+``--against REV`` times the finder of an earlier git revision too, on a
+copy of the game stepped in lockstep (same states, same machine load).
 
 ``--serial`` searches valid actions on the game's interpreter alone (no twin
 interpreter in a second thread), for comparison.
@@ -134,38 +137,68 @@ def reference_path(story: Path, walkthrough: list[str], walk: int, seed: int, re
     return paths
 
 
-def time_valid_actions(story: Path, commands: list[str], refs, parallel: bool | None):
-    """(ms per new state, candidates played per new state, found/reference outcome counts, misses)."""
-    from zorktui.engine.game import Game
-    from zorktui.engine.valid_actions import ActionFinder
+def finder_from_revision(revision: str):
+    """The ActionFinder class of ``zorktui/engine/valid_actions.py`` at a git revision (for before/after).
 
-    game = Game(story)
-    game._finder = ActionFinder(game, parallel=parallel)
-    per_state: list[float] = []
-    tried: list[int] = []
-    misses: list[str] = []
-    found = total = 0
+    The module is loaded under another name next to today's; it must import
+    only engine modules whose interfaces are unchanged since.
+    """
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+
+    source = subprocess.run(
+        ["git", "show", f"{revision}:zorktui/engine/valid_actions.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(f"valid_actions_{revision}", f.name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.ActionFinder
+
+
+def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, parallel: bool | None):
+    """Per finder: (ms per new state, candidates played per new state, (found, reference) outcomes, misses).
+
+    Each finder searches its own copy of the game; the copies are stepped in
+    lockstep and searched one after the other in every state, so a machine
+    busy with something else slows all of them alike.
+    """
+    from zorktui.engine.game import Game
+
+    games = {}
+    for name, finder_class in finders.items():
+        game = Game(story)
+        game._finder = finder_class(game, parallel=parallel)
+        games[name] = game
+    out = {name: ([], [], [0, 0], []) for name in finders}
     seen: set[str] = set()
     for command in [None, *commands]:
-        if command is not None and game.step(command).done:
+        if command is not None and any([g.step(command).done for g in games.values()]):
             break
-        h = game.current.state_hash
-        if h in seen or h in game._valid_cache:
+        h = next(iter(games.values())).current.state_hash
+        if h in seen:
             continue
         seen.add(h)
-        t = time.perf_counter()
-        valid = game.valid_actions()
-        per_state.append((time.perf_counter() - t) * 1000)
-        tried.append(game._finder.stats.tried)
-        if refs is not None:
-            ref = refs[len(per_state) - 1]
-            got = outcomes(game, valid)
-            found += len(ref & got)
-            total += len(ref)
-            if ref - got:
-                misses.append(f"state {len(per_state) - 1}: {len(ref - got)} outcome(s)")
-    game.close()
-    return per_state, tried, (found, total), misses
+        index = len(seen) - 1
+        for name, game in games.items():
+            per_state, tried, counts, misses = out[name]
+            t = time.perf_counter()
+            valid = game.valid_actions()
+            per_state.append((time.perf_counter() - t) * 1000)
+            tried.append(game._finder.stats.tried)
+            if refs is not None:
+                got = outcomes(game, valid)
+                counts[0] += len(refs[index] & got)
+                counts[1] += len(refs[index])
+                if refs[index] - got:
+                    misses.append(f"state {index}: {len(refs[index] - got)} outcome(s)")
+    for game in games.values():
+        game.close()
+    return out
 
 
 def ms(x: float) -> str:
@@ -181,6 +214,7 @@ def main() -> None:
     parser.add_argument("--walk", type=int, default=60, help="steps of the random walk")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random walk")
     parser.add_argument("--no-recall", action="store_true", help="skip the full searches recall is measured against")
+    parser.add_argument("--against", metavar="REV", help="also time the finder of this git revision, state by state")
     args = parser.parse_args()
     script = script_of(args.walkthrough, args.commands)
     walk = [c.strip() for c in args.walkthrough.read_text().splitlines() if c.strip() and not c.startswith("#")]
@@ -196,17 +230,22 @@ def main() -> None:
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
 
     paths = reference_path(args.story, walk, args.walk, args.seed, recall=not args.no_recall)
-    mode = "serial" if args.serial else "default"
-    for name, (commands, refs) in paths.items():
-        va, tried, (found, total), misses = time_valid_actions(args.story, commands, refs, parallel=False if args.serial else None)
-        print(f"valid actions, {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
-        print(f"{'  first state (learns templates)':34s}{va[0]:9.3f} ms")
-        print(f"{'  per new state':34s}{statistics.median(va):9.3f} ms{statistics.mean(va):9.3f} ms")
-        print(f"{'  per new state / raw step':34s}{statistics.median(va) / (raw_med * 1000):>10.0f}x")
-        print(f"{'  candidates played per new state':34s}{statistics.median(tried):9.0f}   {statistics.mean(tried):9.1f}")
-        if refs is not None:
-            print(f"{'  recall vs full search':34s}{found}/{total} = {found / max(1, total):.3f}  {'; '.join(misses)}")
+    from zorktui.engine.valid_actions import ActionFinder
 
+    finders = {"now": ActionFinder}
+    if args.against:
+        finders = {args.against: finder_from_revision(args.against), **finders}
+    mode = "serial" if args.serial else "default"
+    for path, (commands, refs) in paths.items():
+        results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)
+        for name, (va, tried, (found, total), misses) in results.items():
+            print(f"valid actions, {path}, finder {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
+            print(f"{'  first state (learns templates)':34s}{va[0]:9.1f} ms")
+            print(f"{'  per new state':34s}{statistics.median(va):9.1f} ms{statistics.mean(va):9.1f} ms")
+            print(f"{'  per new state / raw step':34s}{statistics.median(va) / (raw_med * 1000):>9.0f}x")
+            print(f"{'  candidates played per new state':34s}{statistics.median(tried):9.0f}   {statistics.mean(tried):9.1f}")
+            if refs is not None:
+                print(f"{'  recall vs full search':34s}{found}/{total} = {found / max(1, total):.3f}  {'; '.join(misses)}")
 
 if __name__ == "__main__":
     main()
