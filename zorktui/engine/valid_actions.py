@@ -224,18 +224,29 @@ class ActionFinder:
         # An object's outcome depends on its holders too: the chest must be
         # open to take the mantle, the room decides what a held thing can do.
         chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
-        zm = self.game.zm
-        signatures = {}
-        for o in scope:
-            entry = objects.entry(o)
-            signatures[o] = (
-                bytes(zm.memory[entry : entry + objects.attribute_bytes])
-                + bytes(p.number for p in objects.properties(o))
-                + (b"H" if o in held else b"")
-            )
+        signatures = {o: self._signature(o, o in held) for o in scope}
         around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
         around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
         return {"chains": chains, "around": around, "world": self._world_globals(ram), "states": states, "signatures": signatures}
+
+    def _signature(self, obj: int, held: bool) -> bytes:
+        """What an object looks like to the game's library: attributes, which properties, held or not.
+
+        A property holding another object (the key a door wants, where a
+        door leads) counts with its value: two doors alike but for their keys
+        are not alike.
+        """
+        zm = self.game.zm
+        objects = zm.objects
+        entry = objects.entry(obj)
+        parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), b"H" if held else b""]
+        for prop in objects.properties(obj):
+            parts.append(prop.number.to_bytes(1, "big"))
+            if prop.length == 2:
+                value = int.from_bytes(zm.memory[prop.addr : prop.addr + 2], "big")
+                if objects.valid(value):
+                    parts.append(value.to_bytes(2, "big"))
+        return b"".join(parts)
 
     def _context(self, template: str, objs: tuple[int, ...], ctx: dict[str, object]) -> bytes:
         """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
