@@ -30,7 +30,8 @@ Cost control, all game-agnostic:
 * A template that has never changed the world anywhere is not tried on an
   object (or pair) it has never been tried on when it already failed on one
   that looks the same to the game's library: same attributes, same set of
-  properties, held or not. Objects with behaviour of their own carry
+  properties (with the value of those that hold another object), held or
+  not. Objects with behaviour of their own carry
   properties (routines) that plain ones lack, so they are still tried; and
   once a template has worked somewhere it is tried on everything.
 
@@ -98,6 +99,25 @@ class FinderStats:
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
+
+
+@dataclass
+class _Surroundings:
+    """What candidates' outcomes may depend on in one state (see the module docstring).
+
+    Attributes:
+        states: Own state digest per object (in scope, and their holders).
+        chains: Per object in scope, its own state and its holders' states.
+        signatures: Per object in scope, what it looks like to the library.
+        around: The objects held (with their states) and the objects in scope.
+        world: The world globals that change rarely (flags).
+    """
+
+    states: dict[int, bytes]
+    chains: dict[int, bytes]
+    signatures: dict[int, bytes]
+    around: bytes
+    world: bytes
 
 
 def _plainness(command: str) -> tuple[int, int, int]:
@@ -211,7 +231,7 @@ class ActionFinder:
         kept[self._global_changes >= VOLATILE_AFTER] = 0
         return kept.tobytes()
 
-    def _contexts(self, held: list[int], scope: list[int], ram: np.ndarray) -> dict[str, object]:
+    def _surroundings(self, held: list[int], scope: list[int], ram: np.ndarray) -> _Surroundings:
         """What candidates' outcomes may depend on in this state (see the module docstring)."""
         objects = self.game.zm.objects
         states: dict[int, bytes] = {}
@@ -227,7 +247,7 @@ class ActionFinder:
         signatures = {o: self._signature(o, o in held) for o in scope}
         around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
         around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
-        return {"chains": chains, "around": around, "world": self._world_globals(ram), "states": states, "signatures": signatures}
+        return _Surroundings(states, chains, signatures, around, self._world_globals(ram))
 
     def _signature(self, obj: int, held: bool) -> bytes:
         """What an object looks like to the game's library: attributes, which properties, held or not.
@@ -248,17 +268,15 @@ class ActionFinder:
                     parts.append(value.to_bytes(2, "big"))
         return b"".join(parts)
 
-    def _context(self, template: str, objs: tuple[int, ...], ctx: dict[str, object]) -> bytes:
+    def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
         """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
         if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
-            states: dict[int, bytes] = ctx["states"]  # type: ignore[assignment]
-            return b"".join(states[o] for o in objs)
-        chains: dict[int, bytes] = ctx["chains"]  # type: ignore[assignment]
-        parts = [chains[o] for o in objs]
+            return b"".join(here.states[o] for o in objs)
+        parts = [here.chains[o] for o in objs]
         if template in self._productive:
-            parts.append(ctx["world"])  # type: ignore[arg-type]
+            parts.append(here.world)
         if len(objs) == 1 and template.split()[0] in self._inferring:
-            parts.append(ctx["around"])  # type: ignore[arg-type]
+            parts.append(here.around)
         return hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
 
     @property
@@ -381,7 +399,7 @@ class ActionFinder:
             vm.restore(start)
         zm.refresh(vm.ram())
         fingerprint = game.fingerprint
-        ctx = self._contexts(held, scope, vm.ram())
+        here = self._surroundings(held, scope, vm.ram())
 
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         vm.restore(start)
@@ -395,11 +413,10 @@ class ActionFinder:
         # leader's result instead of being played.
         followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
         steady: set[tuple[str, tuple[int, ...]]] = set()
-        signatures: dict[int, bytes] = ctx["signatures"]  # type: ignore[assignment]
         for command, template, objs in self._candidates(held, scope):
             stats.candidates += 1
-            context = self._context(template, objs, ctx) if objs else b""
-            like = (template, tuple(signatures[o] for o in objs))
+            context = self._context(template, objs, here) if objs else b""
+            like = (template, tuple(here.signatures[o] for o in objs))
             if objs:
                 memo = self._memo.get((template, objs))
                 if memo is not None and memo[0] == context:
