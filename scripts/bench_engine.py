@@ -156,7 +156,10 @@ def finder_from_revision(revision: str):
     spec = importlib.util.spec_from_file_location(f"valid_actions_{revision}", f.name)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        Path(f.name).unlink()
     return module.ActionFinder
 
 
