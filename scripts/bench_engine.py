@@ -1,9 +1,21 @@
-"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts, and valid actions per state.
+"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts, and valid actions per new state.
 
 Prints medians (and means where a budget is stated as an average) measured in
 one run, with ratios against the raw interpreter measured in the same run.
 
     python scripts/bench_engine.py [STORY WALKTHROUGH] [--commands N] [--serial]
+                                   [--walk N] [--seed N] [--no-recall] [--against REV]
+
+Valid actions are timed per *new* state (a cache miss of ``Game.valid_actions``)
+along two paths: the walkthrough, and an explorer-like random walk (each step
+one of the valid actions, chosen with ``--seed``; the walk is fixed before any
+timing, so every finder sees the same states). Recall is measured against a
+full search of the same state (every candidate played, nothing remembered),
+by resulting state hash: the share of the full search's outcomes the finder
+found.
+
+``--against REV`` times the finder of an earlier git revision too, on a
+copy of the game stepped in lockstep (same states, same machine load).
 
 ``--serial`` searches valid actions on the game's interpreter alone (no twin
 interpreter in a second thread), for comparison.
@@ -15,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import random
 import statistics
 import time
 import warnings
@@ -64,25 +77,131 @@ def time_game(story: Path, script: list[str]) -> tuple[list[float], float]:
     return out, load
 
 
-def time_valid_actions(story: Path, walkthrough: list[str], parallel: bool | None = None) -> tuple[float, list[float], int]:
-    """(first call incl. learning the parser's templates, per-state seconds after, states)."""
+def full_search(finder) -> tuple[str, ...]:
+    """Every candidate played, nothing remembered from earlier searches (the reference)."""
+    if hasattr(finder, "forget"):
+        finder.forget()
+    else:  # an older finder, for before/after runs from an older checkout
+        finder._failed.clear()
+    return finder.find()
+
+
+def outcomes(game, commands) -> set[str]:
+    """State hashes the commands lead to from the current state."""
+    return {game.peek(c).state_hash for c in commands}
+
+
+def reference_path(story: Path, walkthrough: list[str], walk: int, seed: int, recall: bool):
+    """(commands, reference outcomes per state or None) for the walkthrough and the random walk.
+
+    The random walk picks among the full search's valid actions (never a
+    game-ending one), so it does not depend on the finder being measured.
+    """
     from zorktui.engine.game import Game
     from zorktui.engine.valid_actions import ActionFinder
 
-    game = Game(story)
-    game._finder = ActionFinder(game, parallel=parallel)
-    t = time.perf_counter()
-    game.valid_actions()
-    first = time.perf_counter() - t
-    per_state = []
-    for command in walkthrough:
-        turn = game.step(command)
-        if turn.done:
+    paths = {}
+    for name in ("walkthrough", "random walk"):
+        game = Game(story)
+        finder = ActionFinder(game)
+        rng = random.Random(seed)
+        commands: list[str] = []
+        refs: list[set[str]] = []
+        seen: set[str] = set()
+        steps = iter(walkthrough[:-1]) if name == "walkthrough" else None
+        while True:
+            h = game.current.state_hash
+            valid = full_search(finder) if (recall or steps is None) else ()
+            if h not in seen:
+                seen.add(h)
+                refs.append(outcomes(game, valid) if recall else set())
+            if steps is not None:
+                command = next(steps, None)
+            else:
+                options = list(valid)
+                rng.shuffle(options)
+                command = None
+                while options and len(commands) < walk:
+                    candidate = options.pop()
+                    if not game.peek(candidate).done:
+                        command = candidate
+                        break
+            if command is None:
+                break
+            commands.append(command)
+            if game.step(command).done:
+                break
+        finder.close()
+        game.close()
+        paths[name] = (commands, refs if recall else None)
+    return paths
+
+
+def finder_from_revision(revision: str):
+    """The ActionFinder class of ``zorktui/engine/valid_actions.py`` at a git revision (for before/after).
+
+    The module is loaded under another name next to today's; it must import
+    only engine modules whose interfaces are unchanged since.
+    """
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+
+    source = subprocess.run(
+        ["git", "show", f"{revision}:zorktui/engine/valid_actions.py"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(f"valid_actions_{revision}", f.name)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        Path(f.name).unlink()
+    return module.ActionFinder
+
+
+def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, parallel: bool | None):
+    """Per finder: (ms per new state, candidates played per new state, (found, reference) outcomes, misses).
+
+    Each finder searches its own copy of the game; the copies are stepped in
+    lockstep and searched one after the other in every state, so a machine
+    busy with something else slows all of them alike.
+    """
+    from zorktui.engine.game import Game
+
+    games = {}
+    for name, finder_class in finders.items():
+        game = Game(story)
+        game._finder = finder_class(game, parallel=parallel)
+        games[name] = game
+    out = {name: ([], [], [0, 0], []) for name in finders}
+    seen: set[str] = set()
+    for command in [None, *commands]:
+        if command is not None and any([g.step(command).done for g in games.values()]):
             break
-        t = time.perf_counter()
-        game.valid_actions()
-        per_state.append(time.perf_counter() - t)
-    return first, per_state, len(per_state)
+        h = next(iter(games.values())).current.state_hash
+        if h in seen:
+            continue
+        seen.add(h)
+        index = len(seen) - 1
+        for name, game in games.items():
+            per_state, tried, counts, misses = out[name]
+            t = time.perf_counter()
+            valid = game.valid_actions()
+            per_state.append((time.perf_counter() - t) * 1000)
+            tried.append(game._finder.stats.tried)
+            if refs is not None:
+                got = outcomes(game, valid)
+                counts[0] += len(refs[index] & got)
+                counts[1] += len(refs[index])
+                if refs[index] - got:
+                    misses.append(f"state {index}: {len(refs[index] - got)} outcome(s)")
+    for game in games.values():
+        game.close()
+    return out
 
 
 def ms(x: float) -> str:
@@ -95,14 +214,16 @@ def main() -> None:
     parser.add_argument("walkthrough", nargs="?", type=Path, default=ROOT / "zorktui/stories/lighthouse.walkthrough")
     parser.add_argument("--commands", type=int, default=1500)
     parser.add_argument("--serial", action="store_true", help="no twin interpreter for valid actions")
+    parser.add_argument("--walk", type=int, default=60, help="steps of the random walk")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random walk")
+    parser.add_argument("--no-recall", action="store_true", help="skip the full searches recall is measured against")
+    parser.add_argument("--against", metavar="REV", help="also time the finder of this git revision, state by state")
     args = parser.parse_args()
     script = script_of(args.walkthrough, args.commands)
     walk = [c.strip() for c in args.walkthrough.read_text().splitlines() if c.strip() and not c.startswith("#")]
 
     raw = time_raw_jericho(args.story, script)
     ours, load = time_game(args.story, script)
-    first, va, states = time_valid_actions(args.story, walk, parallel=False if args.serial else None)
-
     raw_med, our_med = statistics.median(raw), statistics.median(ours)
     print(f"story: {args.story.name}   script: {len(script)} commands   (2 cores, one process)")
     print(f"{'':34s}{'median':>12s}{'mean':>12s}")
@@ -110,11 +231,24 @@ def main() -> None:
     print(f"{'Game.step with full facts':34s}{ms(our_med):>12s}{ms(statistics.mean(ours)):>12s}")
     print(f"{'ratio Game.step / raw step':34s}{our_med / raw_med:>11.2f}x{statistics.mean(ours) / statistics.mean(raw):>11.2f}x")
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
-    print(f"valid actions over {states} walkthrough states ({'serial' if args.serial else 'default'}):")
-    print(f"{'  first call (learns templates)':34s}{ms(first):>12s}")
-    print(f"{'  per state':34s}{ms(statistics.median(va)):>12s}{ms(statistics.mean(va)):>12s}")
-    print(f"{'  per state / raw step':34s}{statistics.median(va) / raw_med:>10.0f}x")
 
+    paths = reference_path(args.story, walk, args.walk, args.seed, recall=not args.no_recall)
+    from zorktui.engine.valid_actions import ActionFinder
+
+    finders = {"now": ActionFinder}
+    if args.against:
+        finders = {args.against: finder_from_revision(args.against), **finders}
+    mode = "serial" if args.serial else "default"
+    for path, (commands, refs) in paths.items():
+        results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)
+        for name, (va, tried, (found, total), misses) in results.items():
+            print(f"valid actions, {path}, finder {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
+            print(f"{'  first state (learns templates)':34s}{va[0]:9.1f} ms")
+            print(f"{'  per new state':34s}{statistics.median(va):9.1f} ms{statistics.mean(va):9.1f} ms")
+            print(f"{'  per new state / raw step':34s}{statistics.median(va) / (raw_med * 1000):>9.0f}x")
+            print(f"{'  candidates played per new state':34s}{statistics.median(tried):9.0f}   {statistics.mean(tried):9.1f}")
+            if refs is not None:
+                print(f"{'  recall vs full search':34s}{found}/{total} = {found / max(1, total):.3f}  {'; '.join(misses)}")
 
 if __name__ == "__main__":
     main()

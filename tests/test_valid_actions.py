@@ -77,3 +77,36 @@ def test_parallel_search_matches_serial() -> None:
         assert game.step("take lantern").state_hash != before.state_hash  # the game still plays
     finally:
         game.close()
+
+
+def test_remembering_finds_what_a_full_search_finds() -> None:
+    """Skipping candidates whose context is unchanged loses nothing a full search finds.
+
+    The path has the cases that need more than the object's own state: the
+    lantern lights once the matches are held (the game picks the instrument),
+    the mantle can be taken once the chest it is in is open, and the room
+    changes under what the player carries.
+    """
+    from zorktui.engine.valid_actions import ActionFinder
+
+    game = Game(BUNDLED)
+    remembering = ActionFinder(game, parallel=False)
+    full = ActionFinder(game, parallel=False)
+    try:
+        for command in ["take flask", "north", "west", "take lantern", "take matches", "up", "open chest"]:
+            if command:
+                game.step(command)
+            found = remembering.find()
+            full.forget()
+            expected = full.find()
+
+            def outcomes(actions: tuple[str, ...]) -> set[str]:
+                return {game.peek(a).state_hash for a in actions}
+
+            assert outcomes(found) == outcomes(expected), command
+        assert remembering.stats.skipped > 0  # it did remember
+        assert any(a.startswith("take mantle") for a in found)
+    finally:
+        remembering.close()
+        full.close()
+        game.close()

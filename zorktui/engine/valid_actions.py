@@ -8,10 +8,32 @@ gives; group by resulting state and keep one command per group.
 
 Cost control, all game-agnostic:
 
-* A candidate whose verb has never changed anything anywhere is not retried
-  on an object while nothing in reach (the objects in scope and the room) has
-  changed since it failed there. Verbs that have worked once are always tried.
 * Results are cached by world-state hash (in :class:`Game`).
+* Every candidate's last outcome is remembered with a digest of what its
+  outcome can plausibly depend on (its *context*, see :meth:`ActionFinder._context`).
+  For one object: the own state (parent, attributes, properties) of the
+  object and of every object above it in the tree (so the room and any
+  container); for templates that have changed the world somewhere, also the
+  globals that hold world state (puzzle flags; globals seen changing between
+  most searches, like the previous room or the score, are left out); and for
+  verbs whose grammar can also take a second object ("light X" when "light X
+  with Y" exists: the game may pick the instrument itself), the objects held
+  and in scope. For two objects: the own states of both. A candidate that
+  changed nothing is tried again only once its context differs; one that
+  changed the world is always tried again (its result is needed to group it
+  with the others). A state near one searched before (same room, one thing
+  taken or opened) then costs only the candidates the change can affect.
+* Of candidates that last had the same effect ("take lamp", "wave lamp"
+  when waving first takes it), only the one kept is played again while the
+  others' contexts are unchanged; they join its group if it still has an
+  effect, and are played after all if it has not.
+* A template that has never changed the world anywhere is not tried on an
+  object (or pair) it has never been tried on when it already failed on one
+  that looks the same to the game's library: same attributes, same set of
+  properties (with the value of those that hold another object), held or
+  not. Objects with behaviour of their own carry
+  properties (routines) that plain ones lack, so they are still tried; and
+  once a template has worked somewhere it is tried on everything.
 
 Nearly all of a search's time is the game's own parser running inside the
 interpreter (0.1 ms for a bare verb, 0.3 ms with one object, about 1 ms with
@@ -57,8 +79,12 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 16
-#: Below this many candidates a second thread costs more than it saves.
-PARALLEL_MIN = 48
+#: Below this many candidates a second thread costs more than it saves (handing
+#: a batch to the worker costs well under one command's time).
+PARALLEL_MIN = 4
+#: A world global that changed between this many pairs of searched states is
+#: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
+VOLATILE_AFTER = 2
 
 
 @dataclass
@@ -68,9 +94,30 @@ class FinderStats:
     candidates: int = 0
     tried: int = 0
     skipped: int = 0
+    lookalikes: int = 0
+    followed: int = 0
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
+
+
+@dataclass
+class _Surroundings:
+    """What candidates' outcomes may depend on in one state (see the module docstring).
+
+    Attributes:
+        states: Own state digest per object (in scope, and their holders).
+        chains: Per object in scope, its own state and its holders' states.
+        signatures: Per object in scope, what it looks like to the library.
+        around: The objects held (with their states) and the objects in scope.
+        world: The world globals that change rarely (flags).
+    """
+
+    states: dict[int, bytes]
+    chains: dict[int, bytes]
+    signatures: dict[int, bytes]
+    around: bytes
+    world: bytes
 
 
 def _plainness(command: str) -> tuple[int, int, int]:
@@ -101,12 +148,20 @@ class ActionFinder:
         self._productive: set[str] = set()
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
-        # (template, object id) -> object-state digest when it last failed
-        self._failed: dict[tuple[str, tuple[int, ...]], bytes] = {}
+        # (template, objects) -> (context digest, changed the world?, the
+        # candidate it had the same effect as, if not itself the one kept)
+        self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
+        # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
+        self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        # How often each world global differed between consecutive searches.
+        self._global_changes = np.zeros(240, dtype=np.int32)
+        self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
         self._probed: dict[int, list[str]] = {}
         self._probed_scopes: set[frozenset[int]] = set()
         self._nouns: list[int] | None = None
+        self._inferring_cache: tuple[int, set[str]] | None = None
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
@@ -163,6 +218,75 @@ class ActionFinder:
                 parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
         return hashlib.blake2b(b"".join(parts), digest_size=8).digest()
 
+    def _world_globals(self, ram: np.ndarray) -> bytes:
+        """Digest of the world globals that change rarely (flags), learning which change often."""
+        # Not minus the scratch learned from candidates: a flag that several
+        # commands set ("wind", "turn", "push" the clockwork) looks like scratch
+        # there, yet other commands wait on it. Real scratch changes between
+        # most searches and so turns volatile.
+        kept = self.game.fingerprint.kept_globals(ram)
+        if self._last_globals is not None:
+            self._global_changes += kept != self._last_globals
+        self._last_globals = kept.copy()
+        kept[self._global_changes >= VOLATILE_AFTER] = 0
+        return kept.tobytes()
+
+    def _surroundings(self, held: list[int], scope: list[int], ram: np.ndarray) -> _Surroundings:
+        """What candidates' outcomes may depend on in this state (see the module docstring)."""
+        objects = self.game.zm.objects
+        states: dict[int, bytes] = {}
+
+        def state(o: int) -> bytes:
+            if o not in states:
+                states[o] = self._object_state(o)
+            return states[o]
+
+        # An object's outcome depends on its holders too: the chest must be
+        # open to take the mantle, the room decides what a held thing can do.
+        chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
+        signatures = {o: self._signature(o, o in held) for o in scope}
+        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
+        around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
+        return _Surroundings(states, chains, signatures, around, self._world_globals(ram))
+
+    def _signature(self, obj: int, held: bool) -> bytes:
+        """What an object looks like to the game's library: attributes, which properties, held or not.
+
+        A property holding another object (the key a door wants, where a
+        door leads) counts with its value: two doors alike but for their keys
+        are not alike.
+        """
+        zm = self.game.zm
+        objects = zm.objects
+        entry = objects.entry(obj)
+        parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), b"H" if held else b""]
+        for prop in objects.properties(obj):
+            parts.append(prop.number.to_bytes(1, "big"))
+            if prop.length == 2:
+                value = int.from_bytes(zm.memory[prop.addr : prop.addr + 2], "big")
+                if objects.valid(value):
+                    parts.append(value.to_bytes(2, "big"))
+        return b"".join(parts)
+
+    def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
+        """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
+        if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
+            return b"".join(here.states[o] for o in objs)
+        parts = [here.chains[o] for o in objs]
+        if template in self._productive:
+            parts.append(here.world)
+        if len(objs) == 1 and template.split()[0] in self._inferring:
+            parts.append(here.around)
+        return hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
+
+    @property
+    def _inferring(self) -> set[str]:
+        """Verbs that also take a second object: alone, the game may choose it from what is around."""
+        assert self.templates is not None
+        if self._inferring_cache is None or self._inferring_cache[0] != len(self.templates.double):
+            self._inferring_cache = (len(self.templates.double), {t.split()[0] for t in self.templates.double})
+        return self._inferring_cache[1]
+
     # -------------------------------------------------------------- search
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[str, np.ndarray]]:
         """Play each command from ``start`` on ``vm``: (objects hash, kept globals) after each."""
@@ -194,6 +318,12 @@ class ActionFinder:
         out[0::2] = mine
         out[1::2] = theirs.result()
         return out
+
+    def forget(self) -> None:
+        """Drop what earlier searches learned about candidates: the next search plays every one."""
+        self._memo.clear()
+        self._failed_like.clear()
+        self._worked_like.clear()
 
     def close(self) -> None:
         """Stop the worker thread and release the twin interpreter (the finder can still search after)."""
@@ -269,32 +399,49 @@ class ActionFinder:
             vm.restore(start)
         zm.refresh(vm.ram())
         fingerprint = game.fingerprint
-        object_states = {o: self._object_state(o) for o in scope}
-        # A verb that failed on an object is retried once anything in reach
-        # has changed (the clockwork may wind only once the burner is fitted).
-        surroundings = hashlib.blake2b(b"".join(object_states[o] for o in sorted(scope)), digest_size=8).digest()
-        surroundings += game.current.location.id.to_bytes(2, "big") if game.current.location else b""
+        here = self._surroundings(held, scope, vm.ram())
 
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
-        baselines = self._play(start, idle)
         vm.restore(start)
         zm.refresh(vm.ram())
-        baselines.append((fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram())))
+        unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
         stats = FinderStats()
         to_try: list[tuple[str, str, tuple[int, ...]]] = []
+        contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
+        # Candidates that last time had the same effect as another (their
+        # leader) and whose context has not changed since: they wait for the
+        # leader's result instead of being played.
+        followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
+        steady: set[tuple[str, tuple[int, ...]]] = set()
         for command, template, objs in self._candidates(held, scope):
             stats.candidates += 1
-            key = (template, objs)
-            memo = surroundings if len(objs) == 1 else b"".join(object_states[o] for o in objs)
-            if objs and template not in self._productive and self._failed.get(key) == memo:
-                stats.skipped += 1
-                continue
+            context = self._context(template, objs, here) if objs else b""
+            like = (template, tuple(here.signatures[o] for o in objs))
+            if objs:
+                memo = self._memo.get((template, objs))
+                if memo is not None and memo[0] == context:
+                    if not memo[1]:
+                        stats.skipped += 1
+                        continue
+                    steady.add((template, objs))
+                    if memo[2] is not None:
+                        followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
+                        continue
+                if (
+                    memo is None
+                    and template not in self._productive
+                    and like in self._failed_like
+                    and like not in self._worked_like
+                ):
+                    stats.lookalikes += 1
+                    continue
             to_try.append((command, template, objs))
-        stats.tried = len(to_try)
-        outcomes = self._play(start, [command for command, _t, _o in to_try])
+            contexts.append((context, like))
+        # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
+        outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
+        baselines = [*outcomes[: len(idle)], unplayed]
+        outcomes = outcomes[len(idle) :]
         results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
-        vm.restore(start)
-        zm.refresh(vm.ram())
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
         self._scratch |= scratch_globals([r[4] for r in results], idle_globals, quorum=SCRATCH_QUORUM)
@@ -305,18 +452,55 @@ class ActionFinder:
             return objects_hash.encode() + globals_[keep].tobytes()
 
         idle_keys = {state_key(h, g) for h, g in baselines}
-        groups: dict[bytes, list[str]] = {}
-        for command, template, objs, objects_hash, globals_ in results:
-            k = state_key(objects_hash, globals_)
-            if k in idle_keys:
-                if objs:
-                    self._failed[(template, objs)] = surroundings if len(objs) == 1 else b"".join(object_states[o] for o in objs)
+        keys = [state_key(h, g) for *_c, h, g in results]
+        # A follower joins its leader's group when the leader, unchanged in
+        # context, still has an effect; otherwise it is played after all.
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys}
+        joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
+        late: list[tuple[str, str, tuple[int, ...]]] = []
+        late_contexts: list[tuple[bytes, tuple]] = []
+        for leader, waiting in followers.items():
+            k = landed.get(leader)
+            for candidate, context, like in waiting:
+                if k is not None and leader in steady:
+                    joined.append((candidate, (context, like), k))
+                else:
+                    late.append(candidate)
+                    late_contexts.append((context, like))
+        stats.followed = len(joined)
+        if late:
+            outcomes = self._play(start, [command for command, _t, _o in late])
+            results += [(*candidate, h, g) for candidate, (h, g) in zip(late, outcomes)]
+            keys += [state_key(h, g) for h, g in outcomes]
+            contexts += late_contexts
+        stats.tried = len(results)
+        vm.restore(start)
+        zm.refresh(vm.ram())
+
+        groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
+        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
+            changed = k not in idle_keys
+            if objs:
+                self._memo[(template, objs)] = (context, changed, None)
+                (self._worked_like if changed else self._failed_like).add(like)
+            if changed:
+                self._productive.add(template)
+                groups.setdefault(k, []).append((command, template, objs))
+        for candidate, (context, _like), k in joined:
+            groups[k].append(candidate)
+        for members in groups.values():
+            leaders = [m for m in members if m[2]]
+            if len(leaders) < 2:
                 continue
-            self._productive.add(template)
-            groups.setdefault(k, []).append(command)
-        found = tuple(sorted(min(cmds, key=_plainness) for cmds in groups.values()))
+            leader = min(leaders, key=lambda m: _plainness(m[0]))
+            for _command, template, objs in leaders:
+                if (template, objs) != (leader[1], leader[2]):
+                    context = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
+                    if context is not None:
+                        self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
+        found = tuple(sorted(min((m[0] for m in members), key=_plainness) for members in groups.values()))
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
-        stats.failures_remembered = len(self._failed)
+        stats.failures_remembered = sum(1 for memo in self._memo.values() if not memo[1])
         self.stats = stats
         return found
