@@ -128,6 +128,7 @@ class MctsPlanner:
         self._verify_seconds = 0.0
         #: What checking an uncached node's valid actions has been costing (a running estimate).
         self._verify_cost = 0.0
+        self._fork_searched = False
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
@@ -139,24 +140,40 @@ class MctsPlanner:
     def suggest(self, situation: Situation) -> Idea:
         """Search from the situation's state (or reuse the search just made for it) and pick a command."""
         with self._lock:
-            if self._closed:
-                raise GameError("the planner has been closed")
-            if situation.state is None:
-                raise GameError("the planner needs the game's state in the situation")
-            key = situation.turn.state_hash
-            tokens, cost = 0, 0.0
-            notes: list[str] = []
-            if key != self._last_root or not situation.refused:
-                tokens, cost, notes = self._search(situation)
-                self._last_root = key
-            return self._choose(situation, tokens, cost, notes)
+            try:
+                if self._closed:
+                    raise GameError("the planner has been closed")
+                if situation.state is None:
+                    raise GameError("the planner needs the game's state in the situation")
+                key = situation.turn.state_hash
+                tokens, cost = 0, 0.0
+                notes: list[str] = []
+                if key != self._last_root or not situation.refused:
+                    tokens, cost, notes = self._search(situation)
+                    self._last_root = key
+                return self._choose(situation, tokens, cost, notes)
+            finally:
+                if self._closed:
+                    self._release()  # closed while searching: the search thread lets go of the fork
 
     def close(self) -> None:
-        """Stop searching and release the fork (waits for a search in flight to notice)."""
+        """Stop searching and release the fork.
+
+        Never waits: a search in flight (or a model call it is making) notices
+        and releases the fork itself when it returns.
+        """
         self._closed = True
-        with self._lock:
+        if self._lock.acquire(blocking=False):
+            try:
+                self._release()
+            finally:
+                self._lock.release()
+
+    def _release(self) -> None:
+        if self._fork is not None:
             self._fork.close()
-            self.nodes.clear()
+            self._fork = None  # type: ignore[assignment]
+        self.nodes.clear()
 
     # ------------------------------------------------------------- search
     def _search(self, situation: Situation) -> tuple[int, float, list[str]]:
@@ -239,7 +256,9 @@ class MctsPlanner:
             cached = self._fork.valid_actions()
             spent = time.process_time() - started
             self._verify_seconds += spent
-            self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
+            if self._fork_searched:  # the fork's first search also learns the game's templates: not typical
+                self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
+            self._fork_searched = True
             self._verified_now += 1
         actions = list(cached) or list(COMMON)
         room = node.turn.location.id if node.turn.location else 0

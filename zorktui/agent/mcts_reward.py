@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from zorktui.engine.turn import Turn
 
-#: What the story's whole maximum score is worth.
-GAME_VALUE = 10.0
+#: What the story's whole maximum score is worth (points must outweigh a long line's curiosity,
+#: or the planner keeps exploring past points it could take now).
+GAME_VALUE = 30.0
 #: Scale for points when the maximum score is unknown (points taken as they come).
 UNKNOWN_MAX_POINT = 0.5
 #: Reaching a room the real game has never been in.
@@ -23,7 +24,7 @@ NEW_ROOM = 0.3
 #: Holding a thing the real game has never held.
 NEW_THING = 0.2
 #: Dying or losing.
-DEATH = -3.0
+DEATH = -10.0
 #: Coming back to a world state the real game has already been in, per earlier visit.
 REVISIT = 0.05
 #: Earlier visits counted at most.
