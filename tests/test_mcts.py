@@ -19,6 +19,7 @@ import pytest
 from llm_server import ScriptedLLM
 from zorktui.agent.mcts import MctsPlanner, PlannerSettings
 from zorktui.agent.mcts_llm import parse_weights
+from zorktui.agent.safety import presentation_only
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
 
@@ -195,6 +196,15 @@ def test_a_broken_model_leaves_the_planner_playing(monkeypatch: pytest.MonkeyPat
         finally:
             s.close()
             s.game.close()
+
+
+@pytest.mark.parametrize("command,only", [
+    ("enable print state option", True), ("inv wide", True), ("Inventory  Tall", True),
+    ("take lamp", False), ("open options box", False), ("east", False),
+])
+def test_commands_that_only_change_printing_are_recognised(command: str, only: bool) -> None:
+    # The planner gives them almost no prior and the explorer never picks them.
+    assert presentation_only(command) is only
 
 
 def test_planner_settings_default_to_two_seconds_a_move() -> None:

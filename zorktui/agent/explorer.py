@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea
+from zorktui.agent.safety import presentation_only
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON, direction_of
 
@@ -37,7 +38,7 @@ class Explorer:
         tried = set(log.tried_here(situation.room_id))
         useless = log.useless_here(situation.room_id)
         avoid = refused | useless
-        valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid]
+        valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
 

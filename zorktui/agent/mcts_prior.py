@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zorktui.agent.playlog import PlayLog, normal
+from zorktui.agent.safety import presentation_only
 from zorktui.engine.directions import direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
@@ -20,12 +21,7 @@ _OPEN = ("open ", "unlock ")
 _RISKY = ("attack ", "kill ", "break ", "burn ", "eat ", "drink ", "throw ", "jump", "hit ")
 _UNDOING = ("drop ", "discard ", "close ", "lock ", "shut ", "extinguish ", "blow out ", "turn off ", "switch off ",
             "put out ")
-#: Out-of-world commands that parsers accept and that change only how the game prints
-#: (an inventory style, a debugging option such as TextWorld's "enable print state option"):
-#: never progress, and some make every later step far slower.
-_PRESENTATION = ("inv tall", "inv wide", "i tall", "i wide", "inventory tall", "inventory wide")
-_PRESENTATION_WORDS = ("option", "options")
-#: The weight of such a command.
+#: The weight of a command that only changes how the game prints (see :func:`presentation_only`).
 PRESENTATION = 0.01
 #: The weight left on a command a simulated line died of, in the state it died from.
 DEADLY_HERE = 0.02
@@ -110,7 +106,7 @@ def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int, men
             w = 0.4
         elif c.startswith(_UNDOING):
             w = 0.15
-        if c in _PRESENTATION or any(word in _PRESENTATION_WORDS for word in c.split()):
+        if presentation_only(c):
             w = PRESENTATION
         if c in useless:
             w *= 0.1

@@ -17,6 +17,12 @@ RESERVED: frozenset[str] = frozenset(
     "noscript die".split()
 )
 
+#: Out-of-world commands parsers accept that change only how the game prints (an inventory
+#: style; a debugging option such as TextWorld's "enable print state option", after which every
+#: step prints the whole state and costs a hundred times more). They never make progress.
+_PRESENTATION = frozenset(("inv tall", "inv wide", "i tall", "i wide", "inventory tall", "inventory wide"))
+_PRESENTATION_WORDS = frozenset(("option", "options"))
+
 #: Longest command an agent may send (the engine allows more; agents have no reason to).
 MAX_AGENT_COMMAND = 80
 
@@ -27,6 +33,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 def clean_text(text: str) -> str:
     """Text without terminal escape sequences or control characters (newlines and tabs kept)."""
     return _CONTROL.sub("", _ESCAPES.sub("", text))
+
+
+def presentation_only(command: str) -> bool:
+    """Whether a command only changes how the game prints (never worth an agent's move)."""
+    words = command.lower().split()
+    return " ".join(words) in _PRESENTATION or bool(words) and words[-1] in _PRESENTATION_WORDS
 
 
 def reserved_reason(command: str) -> str | None:
