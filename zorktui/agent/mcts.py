@@ -29,10 +29,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from zorktui.agent.mcts_prior import Reflections, heuristic_weights
-from zorktui.agent.mcts_reward import Novelty, real_novelty, step_reward
+from zorktui.agent.mcts_prior import DEADLY_HERE, Reflections, heuristic_weights
+from zorktui.agent.mcts_reward import Novelty, points, real_novelty, step_reward
 from zorktui.agent.mcts_tree import Bounds, Node, expected_line, ranked, select, set_priors
-from zorktui.agent.playlog import normal, short_result
+from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON
@@ -113,7 +113,6 @@ class MctsPlanner:
 
     def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: Any = None) -> None:
         self.settings = settings or PlannerSettings()
-        self.max_score = game.max_score
         self._fork = game.fork()
         self._rng = random.Random(self.settings.seed)
         self.nodes: dict[str, Node] = {}
@@ -187,7 +186,7 @@ class MctsPlanner:
                                                               self.reflections.recent())
             if note:
                 notes.append(note)
-            _reprior(root, mixed)
+            set_priors(root, mixed)
         news = real_novelty(situation.log.turns)
         report = SearchReport(depth=self.depth)
         self._verified_now, self._verify_seconds = 0, 0.0
@@ -227,20 +226,19 @@ class MctsPlanner:
         actions = list(situation.valid_actions or ())
         if not actions:
             actions = list(COMMON)
-        mentioned = set(situation.map.mentioned)
-        weights = heuristic_weights(actions, situation.log, situation.room_id, mentioned)
-        weights = {a: w * self.reflections.penalty(key, situation.room_id, a) for a, w in weights.items()}
-        kept = {e.action: e for e in root.edges}
-        set_priors(root, weights)
-        root.edges = [_carry(kept.get(e.action), e) for e in root.edges]
+        set_priors(root, self._weights(actions, key, situation.room_id, situation.log, situation.map.mentioned))
         root.verified = True
         return root
 
+    def _weights(self, actions: list[str], state: str, room: int, log: PlayLog | None = None,
+                 mentioned: list[str] | tuple[str, ...] = ()) -> dict[str, float]:
+        """Prior weights for ``actions`` in a state: the heuristic ones, lowered by what dead lines taught."""
+        weights = heuristic_weights(actions, log, room, mentioned)
+        return {a: w * self.reflections.penalty(state, room, a) for a, w in weights.items()}
+
     def _expand(self, node: Node, inherited: list[str]) -> None:
         room = node.turn.location.id if node.turn.location else 0
-        actions = list(dict.fromkeys(inherited + list(COMMON)))
-        weights = heuristic_weights(actions, None, room)
-        set_priors(node, {a: w * self.reflections.penalty(node.key, room, a) for a, w in weights.items()})
+        set_priors(node, self._weights(list(dict.fromkeys(inherited + list(COMMON))), node.key, room))
 
     def _verify(self, node: Node) -> None:
         """Replace a node's guessed actions by the engine's valid actions, keeping what was learned."""
@@ -260,13 +258,8 @@ class MctsPlanner:
                 self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
             self._fork_searched = True
             self._verified_now += 1
-        actions = list(cached) or list(COMMON)
         room = node.turn.location.id if node.turn.location else 0
-        weights = heuristic_weights(actions, None, room)
-        weights = {a: w * self.reflections.penalty(node.key, room, a) for a, w in weights.items()}
-        kept = {e.action: e for e in node.edges}
-        set_priors(node, weights)
-        node.edges = [_carry(kept.get(e.action), e) for e in node.edges]
+        set_priors(node, self._weights(list(cached) or list(COMMON), node.key, room))
         node.verified = True
 
     def _simulate(self, root: Node, news0: Novelty, max_score: int | None) -> bool:
@@ -292,7 +285,7 @@ class MctsPlanner:
                 except GameError:
                     edge.noop = True
                     continue
-                if after.state_hash == node.key or not after.changed:
+                if after.state_hash == node.key:
                     edge.noop = True  # changes nothing from here: never worth a simulation
                     continue
                 child = self.nodes.get(after.state_hash)
@@ -306,8 +299,7 @@ class MctsPlanner:
                 edge.child = None
                 break
             reward = step_reward(node.turn, child.turn, news, max_score)
-            if child.turn.score is not None and node.turn.score is not None and child.turn.score > node.turn.score:
-                scored = True
+            scored = scored or points(node.turn, child.turn) > 0
             if child.turn.done and not child.turn.victory:
                 self._learn(node, edge.action, child)
             path.append((node, edge, reward))
@@ -335,8 +327,11 @@ class MctsPlanner:
         """A few random steps from a new node: their discounted shaped reward, and whether they scored."""
         s = self.settings
         # Commands the prior all but rules out (presentation options, undoing progress) stay out of rollouts.
-        pool = [e.action for e in node.edges if e.prior >= ROLLOUT_MIN_PRIOR * max(x.prior for x in node.edges)]
-        if not pool or s.rollout <= 0:
+        if not node.edges or s.rollout <= 0:
+            return 0.0, False
+        floor = ROLLOUT_MIN_PRIOR * max(e.prior for e in node.edges)
+        pool = [e.action for e in node.edges if e.prior >= floor]
+        if not pool:
             return 0.0, False
         self._fork.set_state(node.state)
         before = node.turn
@@ -348,8 +343,7 @@ class MctsPlanner:
                 break
             discount *= s.gamma
             value += discount * step_reward(before, after, news, max_score)
-            if after.score is not None and before.score is not None and after.score > before.score:
-                scored = True
+            scored = scored or points(before, after) > 0
             if after.done:
                 break
             before = after
@@ -363,7 +357,7 @@ class MctsPlanner:
             self._new_lessons.append(lesson.text)
             for e in node.edges:
                 if normal(e.action) == lesson.command:
-                    e.prior *= 0.02
+                    e.prior *= DEADLY_HERE
 
     # ------------------------------------------------------------- choice
     def _choose(self, situation: Situation, tokens: int, cost: float, notes: list[str]) -> Idea:
@@ -390,17 +384,3 @@ class MctsPlanner:
         return Idea(command=best.action, source=self.name, reflection=why, objective=objective,
                     tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
 
-
-def _reprior(node: Node, weights: dict[str, float]) -> None:
-    """Set new priors on existing edges (statistics kept); actions not in ``weights`` keep theirs."""
-    total = sum(max(w, 0.0) for w in weights.values()) or 1.0
-    for e in node.edges:
-        if e.action in weights:
-            e.prior = max(weights[e.action], 0.0) / total
-
-
-def _carry(old: Any, new: Any) -> Any:
-    """The new edge with the old one's statistics, when the action was there before."""
-    if old is not None:
-        new.visits, new.total, new.child, new.noop = old.visits, old.total, old.child, old.noop
-    return new

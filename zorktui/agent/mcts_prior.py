@@ -10,6 +10,7 @@ normalises the weights into probabilities.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from zorktui.agent.playlog import PlayLog, normal
@@ -80,7 +81,8 @@ class Reflections:
         return [r.text for r in self.items[-n:]]
 
 
-def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int, mentioned: set[str] = frozenset()) -> dict[str, float]:
+def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int,
+                      mentioned: Collection[str] = ()) -> dict[str, float]:
     """Unnormalised prior weights for ``actions`` in the current room.
 
     Args:

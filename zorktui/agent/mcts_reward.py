@@ -57,17 +57,18 @@ def point_value(max_score: int | None) -> float:
     return GAME_VALUE / max_score if max_score else UNKNOWN_MAX_POINT
 
 
+def points(before: Turn, after: Turn) -> int:
+    """The score change from ``before`` to ``after`` (0 where the story keeps no score)."""
+    if after.score is None or before.score is None:
+        return 0
+    return after.score - before.score
+
+
 def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None) -> float:
     """The shaped reward of going from ``before`` to ``after``; ``news`` is updated in place."""
-    value = 0.0
-    if after.score is not None and before.score is not None:
-        value += (after.score - before.score) * point_value(max_score)
+    value = points(before, after) * point_value(max_score)
     if after.done:
-        if after.victory:
-            value += GAME_VALUE / 2
-        elif after.dead or not after.victory:
-            value += DEATH
-        return value
+        return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
     if after.location is not None and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)

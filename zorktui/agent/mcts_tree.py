@@ -125,9 +125,19 @@ def select(node: Node, bounds: Bounds, c_puct: float = C_PUCT) -> Edge | None:
 
 
 def set_priors(node: Node, priors: dict[str, float]) -> None:
-    """Give ``node`` one edge per action with its (normalised) prior."""
+    """Give ``node`` one edge per action with its (normalised) prior.
+
+    An action the node already had keeps its statistics (visits, value, where
+    it leads); actions missing from ``priors`` are dropped.
+    """
     total = sum(max(p, 0.0) for p in priors.values()) or 1.0
-    node.edges = [Edge(a, max(p, 0.0) / total) for a, p in priors.items()]
+    old = {e.action: e for e in node.edges}
+    edges = []
+    for action, p in priors.items():
+        edge = old.get(action) or Edge(action, 0.0)
+        edge.prior = max(p, 0.0) / total
+        edges.append(edge)
+    node.edges = edges
 
 
 def ranked(node: Node) -> list[Edge]:

@@ -308,10 +308,7 @@ class Game:
     # ---------------------------------------------------------- valid actions
     def valid_actions(self) -> tuple[str, ...]:
         """Commands that change the world from the current state (cached by state hash)."""
-        if self.current.done:
-            return ()
-        key = self.current.state_hash
-        cached = self._valid_cache.get(key)
+        cached = self.valid_actions_cached()
         if cached is not None:
             return cached
         if self._finder is None:
@@ -319,7 +316,7 @@ class Game:
 
             self._finder = ActionFinder(self)
         found = self._finder.find()
-        self._valid_cache[key] = found
+        self._valid_cache[self.current.state_hash] = found
         return found
 
     def valid_actions_cached(self) -> tuple[str, ...] | None:

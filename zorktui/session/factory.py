@@ -125,17 +125,14 @@ def build_session(options: SessionOptions) -> Built:
     llm, why = None, ""
     if options.agent in ("llm", "mcts") or options.llm_extract:
         llm, why = _llm(options)
-        if why:
-            if options.agent == "llm":
-                warnings.append(f"LLM unavailable: {why}; the offline explorer plays instead")
-            elif options.agent != "mcts" or options.model or options.base_url:
-                # The planner without a model is the intended offline default: only say so when one was asked for.
-                warnings.append(f"LLM unavailable: {why}; " + ("the planner uses heuristic priors"
-                                if options.agent == "mcts" else "memory extraction is off"))
+        warning = _llm_warning(options, why)
+        if warning:
+            warnings.append(warning)
     from zorktui.session.resume import has_session, resume_game
 
     resumed = resume_game(options.session, options.story) if has_session(options.session) else None
     game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
+    agent: Any = None
     try:
         agent_info = _agent_record(options, llm)
         recorder = None
@@ -156,7 +153,7 @@ def build_session(options: SessionOptions) -> Built:
             scratch = _ScratchMemory(game.zm.object_vocabulary)
             memory = scratch.memory
             memory.ingest(game.opening, actor="game")
-        agent, knowledge, subagents = None, None, None
+        knowledge, subagents = None, None
         if options.agent is not None:
             from zorktui.agent.explorer import Explorer
             from zorktui.agent.reflact import ReflActAgent
@@ -183,9 +180,11 @@ def build_session(options: SessionOptions) -> Built:
                           critic=options.critic, stop=options.stop, subagents=subagents,
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
                           close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None,
-                          allow_undo=options.baseline.allow_undo if options.baseline is not None else True)
-        session.agent_info = agent_info
+                          allow_undo=options.baseline.allow_undo if options.baseline is not None else True,
+                          agent_info=agent_info)
     except BaseException:
+        if agent is not None and hasattr(agent, "close"):
+            agent.close()  # the planner's fork
         game.close()
         raise
     consent = None
@@ -194,6 +193,18 @@ def build_session(options: SessionOptions) -> Built:
 
         consent = consent_given(recorder.folder.records())
     return Built(session, warnings, llm, options.baseline, consent)
+
+
+def _llm_warning(options: SessionOptions, why: str) -> str:
+    """What to tell the person when the model cannot be used ("" when there is nothing to say)."""
+    if not why:
+        return ""
+    if options.agent == "llm":
+        return f"LLM unavailable: {why}; the offline explorer plays instead"
+    if options.agent == "mcts":
+        # Heuristic priors are the planner's intended offline mode: only worth a word when a model was asked for.
+        return f"LLM unavailable: {why}; the planner uses heuristic priors" if options.model or options.base_url else ""
+    return f"LLM unavailable: {why}; memory extraction is off"
 
 
 def _planner(game: Game, options: SessionOptions, llm: Any) -> Any:

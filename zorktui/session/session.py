@@ -93,6 +93,7 @@ class Session:
         log: The line of play so far (a resumed session); default: from the game's current turn.
         allow_undo: Whether undo, restoring a checkpoint and the game's own UNDO verb are
             allowed (a human-baseline study may forbid them).
+        agent_info: The agent's settings for trajectory headers (never secrets).
     """
 
     def __init__(
@@ -112,14 +113,15 @@ class Session:
         llm_judge: Any = None,
         log: PlayLog | None = None,
         allow_undo: bool = True,
+        agent_info: dict[str, Any] | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         self.game = game
         self.mode = mode
         self.agent = agent
-        #: The agent's settings as recorded in trajectory headers (set by the factory; never secrets).
-        self.agent_info: dict[str, Any] | None = None
+        #: The agent's settings as recorded in trajectory headers (never secrets).
+        self.agent_info = agent_info
         self.recorder = recorder
         self.memory = memory if memory is not None else (recorder.memory if recorder is not None else None)
         self.knowledge = knowledge
