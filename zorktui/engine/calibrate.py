@@ -191,12 +191,14 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
             break
     place = facts.place()
     names: list[str] = []
+    vocabularies: list[list[str]] = []
     if place is not None:
-        scope = [o.id for o in facts.inventory()] + [o.id for o in facts.visible(place.room)]
-        names = [w for o in scope for w in zm.object_vocabulary(o)[:1]]
-        if not names:  # private names (Inform 7): ask the parser which words mean what
+        scope = [o.id for o in facts.inventory()] + facts.room_objects(place.room)
+        vocabularies = [zm.object_vocabulary(o) for o in scope]
+        if not any(vocabularies):  # private names (Inform 7): ask the parser which words mean what
             probed = probe_object_words(vm, zm, scope, noun_globals(vm, zm, facts.player))
-            names = [words[0] for words in probed.values() if words]
+            vocabularies = list(probed.values())
+        names = [words[0] for words in vocabularies if words]
     if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
     noise |= differing(_probe_globals(vm, zm, start, looking))
@@ -212,6 +214,12 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     # Paraphrases reach the same world by different parses: what differs is the parser's.
     for group in _paraphrases(zm):
         noise |= differing(_probe_globals(vm, zm, start, group))
+    # One object named by one word or by two: the parser counts the words it matched.
+    if "examine" in zm.dictionary:
+        for words in vocabularies:
+            if len(words) >= 2:
+                noise |= differing(_probe_globals(vm, zm, start, [f"examine {words[0]}", f"examine {words[1]} {words[0]}"]))
+                break
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
     vm.step(idle)
@@ -274,6 +282,10 @@ def noun_globals(vm: Interpreter, zm: ZMachine, player: int) -> list[int]:
     return [int(k) for k in np.flatnonzero((examined == player) & (looked != player))]
 
 
+#: Words that fit several objects are tried in pairs only up to this many (pairs grow as its square).
+MAX_AMBIGUOUS = 16
+
+
 def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int]) -> dict[int, list[str]]:
     """Which dictionary words name which objects in scope, asked of the parser itself.
 
@@ -288,7 +300,9 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
         nouns: The parser's noun globals (see :func:`noun_globals`).
 
     Returns:
-        Words per object, in dictionary order.
+        Words per object, in dictionary order: those the parser took for the
+        object without hesitation, or, for an object that has none, those
+        it chose it for among several ("(the yellow pepper)").
     """
     if not nouns or "examine" not in zm.dictionary:
         return {}
@@ -299,36 +313,45 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     vm.step("examine me")
     base = vm.snapshot()
     found: dict[int, list[str]] = {}
+    guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
     for w in zm.dictionary.words:
         if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 3 or not w.text.isalpha():
             continue
         if w.text in _DETERMINERS:
             continue
-        if not _name_probe(vm, zm, base, w.text, nouns, wanted, found):
+        if not _name_probe(vm, zm, base, w.text, nouns, wanted, found, guesses):
             ambiguous.append(w.text)
     # "examine potato" may ask which potato: a second word may settle it ("red potato").
-    if len(ambiguous) <= 12:
+    if len(ambiguous) <= MAX_AMBIGUOUS:
         for first in ambiguous:
             for second in ambiguous:
                 if first != second:
-                    _name_probe(vm, zm, base, f"{first} {second}", nouns, wanted, found)
+                    _name_probe(vm, zm, base, f"{first} {second}", nouns, wanted, found, guesses)
     vm.restore(start)
     zm.refresh(vm.ram())
+    for obj, words in guesses.items():
+        found.setdefault(obj, words)
     return found
 
 
 def _name_probe(
     vm: Interpreter, zm: ZMachine, base: Snapshot, words: str, nouns: list[int], wanted: set[int],
-    found: dict[int, list[str]],
+    found: dict[int, list[str]], guesses: dict[int, list[str]],
 ) -> bool:
-    """Examine ``words``; record the object the parser took them for. False if it asked which."""
+    """Examine ``words``; record the object the parser took them for.
+
+    Returns:
+        False if the words fit more than one thing: the parser asked which,
+        or chose one itself and said so ("(the yellow pepper)").
+    """
     vm.restore(base)
     reply = vm.step(f"examine {words}")
+    guessed = reply.lstrip().startswith("(")
     values = globals_of(zm, vm.ram())
     for k in nouns:
         obj = int(values[k])
         if obj in wanted:
-            found.setdefault(obj, []).append(words)
-            return True
+            (guesses if guessed else found).setdefault(obj, []).append(words)
+            return not guessed
     return "which do you mean" not in reply.lower()

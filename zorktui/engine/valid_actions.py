@@ -49,7 +49,7 @@ import hashlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -78,7 +78,7 @@ _NONSENSE = "qzxvw"
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
-MAX_PAIRS = 16
+MAX_PAIRS = 32
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
 PARALLEL_MIN = 4
@@ -120,6 +120,24 @@ class _Surroundings:
     world: bytes
 
 
+def _pair_rank(link: str, a: int, b: int, held: list[int], parent: "Callable[[int], int]") -> int:
+    """Which pairs to try first for a two-object template when there are too many (lower first).
+
+    The object tree says which pairs are plausible, whatever the game: a
+    thing is taken *from* what holds it (the caller keeps only those); what is put somewhere or used on
+    something else is usually in the player's hands; two things lying about
+    rarely go together.
+    """
+    a_held, b_held = a in held, b in held
+    if a_held and b_held:  # chop the potato with the knife; put the coin in the bag (few such pairs)
+        return 0
+    if a_held:  # cook the potato (held) with the stove; put the coin in the box
+        return 1
+    if b_held:  # unlock the door with the key (held)
+        return 2
+    return 3
+
+
 def _plainness(command: str) -> tuple[int, int, int]:
     """Sort key choosing the plainest of commands with the same effect ("take flask" over "eat flask")."""
     words = command.split()
@@ -159,7 +177,9 @@ class ActionFinder:
         self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
         self._probed: dict[int, list[str]] = {}
-        self._probed_scopes: set[frozenset[int]] = set()
+        # Words the parser took for each privately named object, per set of them in scope.
+        self._names_by_scope: dict[bytes, dict[int, list[str]]] = {}
+        self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
 
@@ -177,10 +197,17 @@ class ActionFinder:
                     others[w] = others.get(w, 0) + 1
         name_words = [w.lower() for w in zm.objects.name(obj).split()]
         resolution = zm.dictionary.resolution
+        # Of names the parser gave as phrases ("red potato", "uncut potato"),
+        # those made of the words found in most of them name the thing itself;
+        # the rest say its state, which may change before the name is used.
+        common: dict[str, int] = {}
+        for phrase in vocab:
+            for w in phrase.split():
+                common[w] = common.get(w, 0) + 1
 
-        def rank(w: str) -> tuple[int, int, int]:
+        def rank(w: str) -> tuple[int, int, int, int]:
             last = 0 if name_words and name_words[-1][:resolution] == w else 1
-            return (others.get(w, 0), last, -len(w))
+            return (others.get(w, 0), last, -sum(common[x] for x in w.split()), -len(w))
 
         best = min(vocab, key=rank)
         if others.get(best, 0):
@@ -190,21 +217,38 @@ class ActionFinder:
         return best
 
     def _vocabulary(self, obj: int) -> list[str]:
-        return self.game.zm.object_vocabulary(obj) or self._probed.get(obj, [])
+        return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
 
     def _probe_names(self, scope: list[int]) -> None:
-        """Learn words for objects whose properties name none (Inform 7), once per scope."""
+        """Learn words for objects whose properties name none (Inform 7), per set of such objects in scope.
+
+        Which words name an object depends on what else is there ("pepper"
+        alone, but "yellow pepper" beside a red one), so the parser is asked
+        again whenever that set changes. An object it could not name (in a
+        closed fridge, say) is asked about again once it or something holding
+        it has changed (the fridge opened), never twice in the same situation.
+        """
         zm = self.game.zm
-        missing = [o for o in scope if not zm.object_vocabulary(o) and o not in self._probed]
-        key = frozenset(missing)
-        if not missing or key in self._probed_scopes:
+        objects = zm.objects
+        private = sorted(o for o in scope if not zm.object_vocabulary(o))
+        if not private:
+            self._names_here = {}
             return
-        self._probed_scopes.add(key)
-        if self._nouns is None:
-            self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-        found = probe_object_words(self.game.vm, zm, missing, self._nouns)
-        for o in missing:
-            self._probed[o] = found.get(o, [])
+        key_parts: list[bytes] = [o.to_bytes(2, "big") for o in private]
+        for o in private:
+            if not self._probed.get(o):  # never named yet: its situation counts too
+                key_parts.append(self._object_state(o) + b"".join(self._object_state(a) for a in objects.ancestors(o)))
+        key = hashlib.blake2b(b"|".join(key_parts), digest_size=12).digest()
+        names = self._names_by_scope.get(key)
+        if names is None:
+            if self._nouns is None:
+                self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
+            names = probe_object_words(self.game.vm, zm, private, self._nouns)
+            self._names_by_scope[key] = names
+            for o, words in names.items():
+                if words:
+                    self._probed[o] = words
+        self._names_here = names
 
     def _object_state(self, obj: int) -> bytes:
         # Parent, attributes and property values; not sibling/child, which
@@ -360,24 +404,25 @@ class ActionFinder:
             needs_held = self.templates.held.get(template, (False,))[0]
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
+        parent = self.game.zm.objects.parent
         for template in self.templates.double:
             slots = self.templates.held.get(template)
+            link = template.split()[-2] if template.split()[-2] != "{0}" else ""
             if slots is not None:  # from the grammar: each slot says whether it wants a held object
-                firsts = held_named if slots[0] else loose + held_named
-                seconds = held_named if slots[1] else loose + held_named
-                # Mixed pairs first: one thing held, one out there (unlock the door with the key).
-                pairs = sorted(
-                    ((a, b) for a in firsts for b in seconds if a != b),
-                    key=lambda ab: (ab[0] in held_named) == (ab[1] in held_named),
-                )
-            else:
-                link = template.split()[2]
-                if link == "with":  # unlock the door with the key; cook the potato with the stove
-                    pairs = [(a, b) for a in named for b in named if a != b and (a in held_named or b in held_named)]
-                elif link == "from":  # take the coin from the box: both out there
-                    pairs = [(a, b) for a in loose for b in loose if a != b]
-                else:  # put the key in the box: the thing moved is held
-                    pairs = [(a, b) for a in held_named for b in named if a != b]
+                firsts = held_named if slots[0] else named
+                seconds = held_named if slots[1] else named
+            elif link == "from":  # take the coin from the box: both out there
+                firsts = seconds = loose
+            elif link == "with":  # unlock the door with the key; cook the potato with the stove
+                firsts = seconds = named
+            else:  # put the key in the box: the thing moved is held
+                firsts, seconds = held_named, named
+            pairs = [(a, b) for a in firsts for b in seconds if a != b]
+            if slots is None and link == "with":
+                pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
+            if link == "from":  # a thing is only taken from what holds it
+                pairs = [(a, b) for a, b in pairs if parent(a) == b]
+            pairs.sort(key=lambda ab: _pair_rank(link, ab[0], ab[1], held_named, parent))
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
@@ -445,6 +490,9 @@ class ActionFinder:
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
         self._scratch |= scratch_globals([r[4] for r in results], idle_globals, quorum=SCRATCH_QUORUM)
+        # Where the player is and the score are the world's, however many commands change them
+        # (a kitchen where three things each score a point).
+        self._scratch -= {game.facts.room_global, game.facts.room_global + 1}
         keep = np.ones(len(idle_globals), dtype=bool)
         keep[list(self._scratch)] = False
 
