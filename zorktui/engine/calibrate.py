@@ -10,11 +10,13 @@ particular story.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
 import numpy as np
 
 from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import FactReader, moved_object, self_named_object
-from zorktui.engine.fingerprint import differing, globals_of, ticking
+from zorktui.engine.fingerprint import attributes_of, differing, flickering_attributes, globals_of, ticking
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.zmachine import ZMachine
 
@@ -124,12 +126,17 @@ def _player_by_self_reference(
     return None
 
 
-def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str]) -> list[np.ndarray]:
+def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str],
+                   attributes: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """The globals after each of ``commands`` played from ``start`` (and the attribute bytes, if asked)."""
     out = []
     for command in commands:
         vm.restore(start)  # type: ignore[arg-type]
         vm.step(command)
-        out.append(globals_of(zm, vm.ram()).copy())
+        ram = vm.ram()
+        out.append(globals_of(zm, ram).copy())
+        if attributes is not None:
+            attributes.append(attributes_of(zm, ram).copy())
     return out
 
 
@@ -159,8 +166,22 @@ def scratch_globals(results: list[np.ndarray], baseline: np.ndarray, quorum: int
     return set(np.flatnonzero(counts >= quorum).tolist())
 
 
-def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
-    """Globals that change without the world changing: parser scratch and turn counters.
+@dataclass(frozen=True)
+class Noise:
+    """What changes without the world changing.
+
+    Attributes:
+        globals: Global variable numbers: parser scratch and turn counters.
+        attributes: Attribute numbers the library flips on whatever it
+            prints (Inform 7's "mentioned"), left out on every object.
+    """
+
+    globals: set[int]
+    attributes: set[int]
+
+
+def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
+    """Globals (and attributes) that change without the world changing: parser scratch and turn counters.
 
     Deterministic for a story and seed, so state hashes can be replayed.
 
@@ -170,7 +191,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
         facts: Fact reader (for the player and what is in scope).
 
     Returns:
-        Global variable numbers to leave out of world-state fingerprints.
+        What to leave out of world-state fingerprints.
     """
     from zorktui.engine.grammar import verb_groups
 
@@ -201,7 +222,9 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
         names = [words[0] for words in vocabularies if words]
     if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
-    noise |= differing(_probe_globals(vm, zm, start, looking))
+    seen: list[np.ndarray] = [attributes_of(zm, vm.ram()).copy()]
+    noise |= differing(_probe_globals(vm, zm, start, looking, seen))
+    attributes = flickering_attributes(seen)
     # Assorted verbs on assorted objects: what most of them disturb is scratch.
     verbs = verb_groups(zm)
     if verbs:
@@ -233,7 +256,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> set[int]:
     noise -= {facts.room_global, facts.room_global + 1}
     vm.restore(start)
     zm.refresh(vm.ram())
-    return noise
+    return Noise(noise, attributes)
 
 
 def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:

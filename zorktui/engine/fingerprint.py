@@ -34,27 +34,43 @@ class Fingerprinter:
     Args:
         zm: The memory reader (only its fixed layout is used).
         noise_globals: Global variable numbers to leave out.
+        noise_attributes: Attribute numbers to leave out on every object
+            (the library's bookkeeping: "mentioned", "workflag").
     """
 
-    def __init__(self, zm: ZMachine, noise_globals: set[int] | None = None) -> None:
+    def __init__(self, zm: ZMachine, noise_globals: set[int] | None = None,
+                 noise_attributes: set[int] | None = None) -> None:
         self.zm = zm
         self.noise_globals: set[int] = set(noise_globals or ())
+        self.noise_attributes: set[int] = set(noise_attributes or ())
         self._layout = zm.objects.layout_ranges()
         self._rebuild()
 
     def _rebuild(self) -> None:
         start, _end = self.zm.globals_range()
         ranges = list(self._layout)
-        self._objects_index = _index_for(ranges, self.zm.dynamic_size)
+        size = self.zm.dynamic_size
+        self._objects_index = _index_for(ranges, size)
         self._kept = np.array([g for g in range(240) if g not in self.noise_globals], dtype=np.intp)
         for g in range(240):
             if g not in self.noise_globals:
                 ranges.append((start + 2 * g, start + 2 * g + 2))
-        self._index = _index_for(ranges, self.zm.dynamic_size)
+        self._index = _index_for(ranges, size)
+        mask = np.full(size, 0xFF, dtype=np.uint8)
+        objects = self.zm.objects
+        for attribute in self.noise_attributes:
+            byte, bit = divmod(attribute, 8)
+            addrs = objects.entries_addr + np.arange(objects.count) * objects.entry_size + byte
+            mask[addrs[addrs < size]] &= 0xFF ^ (0x80 >> bit)
+        self._objects_mask = mask[self._objects_index] if self.noise_attributes else None
+        self._mask = mask[self._index] if self.noise_attributes else None
 
     def objects_only(self, ram: np.ndarray) -> str:
         """Fingerprint of the object table and property values alone."""
-        return hashlib.blake2b(ram[self._objects_index].tobytes(), digest_size=8).hexdigest()
+        data = ram[self._objects_index]
+        if self._objects_mask is not None:
+            data = data & self._objects_mask
+        return hashlib.blake2b(data.tobytes(), digest_size=8).hexdigest()
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
@@ -65,7 +81,10 @@ class Fingerprinter:
 
     def __call__(self, ram: np.ndarray) -> str:
         """Fingerprint of the world in ``ram`` (16 hex digits)."""
-        return hashlib.blake2b(ram[self._index].tobytes(), digest_size=8).hexdigest()
+        data = ram[self._index]
+        if self._mask is not None:
+            data = data & self._mask
+        return hashlib.blake2b(data.tobytes(), digest_size=8).hexdigest()
 
 
 def globals_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:
@@ -73,6 +92,32 @@ def globals_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:
     start, end = zm.globals_range()
     raw = ram[start:end].astype(np.uint16)
     return (raw[0::2] << 8) | raw[1::2]
+
+
+def attributes_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:
+    """Every object's attribute bytes in ``ram``, one row per object."""
+    objects = zm.objects
+    rows = objects.entries_addr + np.arange(objects.count)[:, None] * objects.entry_size
+    return ram[rows + np.arange(objects.attribute_bytes)[None, :]]
+
+
+def flickering_attributes(snapshots: list[np.ndarray], min_objects: int = 2) -> set[int]:
+    """Attributes whose bit differs among ``snapshots`` (from :func:`attributes_of`) on several objects.
+
+    One object's attribute changing may be a real effect (a clue marked read);
+    the same attribute flickering on several objects under commands that only
+    look is the library's bookkeeping of what it has printed.
+    """
+    if len(snapshots) < 2:
+        return set()
+    stack = np.stack(snapshots)
+    changed = np.bitwise_or.reduce(stack ^ stack[0], axis=0)  # objects x bytes
+    out = set()
+    for byte in range(changed.shape[1]):
+        for bit in range(8):
+            if int(((changed[:, byte] >> (7 - bit)) & 1).sum()) >= min_objects:
+                out.add(8 * byte + bit)
+    return out
 
 
 def differing(snapshots: list[np.ndarray]) -> set[int]:
