@@ -19,6 +19,7 @@ import pytest
 from llm_server import ScriptedLLM
 from zorktui.agent.mcts import MctsPlanner, PlannerSettings
 from zorktui.agent.mcts_llm import parse_weights
+from zorktui.agent.mcts_tree import Edge, Node, ranked
 from zorktui.agent.safety import presentation_only
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
@@ -200,7 +201,7 @@ def test_a_broken_model_leaves_the_planner_playing(monkeypatch: pytest.MonkeyPat
 
 @pytest.mark.parametrize("command,only", [
     ("enable print state option", True), ("inv wide", True), ("Inventory  Tall", True),
-    ("take lamp", False), ("open options box", False), ("east", False),
+    ("take lamp", False), ("open options box", False), ("east", False), ("restrict commands", True),
 ])
 def test_commands_that_only_change_printing_are_recognised(command: str, only: bool) -> None:
     # The planner gives them almost no prior and the explorer never picks them.
@@ -209,3 +210,29 @@ def test_commands_that_only_change_printing_are_recognised(command: str, only: b
 
 def test_planner_settings_default_to_two_seconds_a_move() -> None:
     assert PlannerSettings().time_per_move == 2.0 and PlannerSettings().sims is None
+
+
+def _edge(action: str, returns: list[float]) -> Edge:
+    e = Edge(action, prior=0.1)
+    for r in returns:
+        e.add(r)
+    return e
+
+
+def test_an_action_is_worth_its_best_line_more_than_its_dying_rollouts() -> None:
+    # A story replays the same from a saved state, so the best line through an action can
+    # really be followed: random rollouts that die must not bury it (eat the meal too soon).
+    risky = _edge("cook potato with stove", [-10.0] * 9 + [5.0])
+    safe = _edge("drop potato", [0.5] * 10)
+    assert risky.best == 5.0 and risky.mean == pytest.approx(-8.5)
+    assert risky.value > safe.value
+    node = Node("root", state=None, turn=None, edges=[safe, risky])  # type: ignore[arg-type]
+    assert [e.action for e in ranked(node)] == ["cook potato with stove", "drop potato"]
+
+
+def test_the_choice_trusts_value_once_an_action_is_searched_enough() -> None:
+    much = _edge("east", [0.1] * 100)
+    found_late = _edge("take potato", [2.0] * 30)  # a point found late in the move
+    barely = _edge("jump", [9.0] * 10)  # one lucky look: not trusted yet
+    node = Node("root", state=None, turn=None, edges=[much, barely, found_late])  # type: ignore[arg-type]
+    assert [e.action for e in ranked(node)] == ["take potato", "east", "jump"]

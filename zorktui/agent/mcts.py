@@ -208,7 +208,7 @@ class MctsPlanner:
         self.report = report
         # Dynamic depth: a search that found no points lets the next one look further.
         self.depth = self.settings.depth if report.found_points else min(self.depth + s.depth_step, s.max_depth)
-        notes.extend(f"learned: {lesson}" for lesson in self._new_lessons)
+        notes.extend(f"learned: {lesson}" for lesson in dict.fromkeys(self._new_lessons))
         self._new_lessons = []
         return tokens, cost, notes
 
@@ -317,8 +317,7 @@ class MctsPlanner:
         g = value
         for parent, edge, reward in reversed(path):
             g = reward + s.gamma * g
-            edge.visits += 1
-            edge.total += g
+            edge.add(g)
             parent.visits += 1
             self.bounds.see(edge.value)
         return scored

@@ -21,7 +21,8 @@ RESERVED: frozenset[str] = frozenset(
 #: style; a debugging option such as TextWorld's "enable print state option", after which every
 #: step prints the whole state and costs a hundred times more). They never make progress.
 _PRESENTATION = frozenset(("inv tall", "inv wide", "i tall", "i wide", "inventory tall", "inventory wide"))
-_PRESENTATION_WORDS = frozenset(("option", "options"))
+#: A command ending in one of these is about the interface, not the world ("restrict commands").
+_PRESENTATION_WORDS = frozenset(("option", "options", "commands"))
 
 #: Longest command an agent may send (the engine allows more; agents have no reason to).
 MAX_AGENT_COMMAND = 80

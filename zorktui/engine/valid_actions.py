@@ -172,6 +172,8 @@ class ActionFinder:
         # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
         self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
         self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        # Per two-object template, what the things in each slot looked like when it worked.
+        self._worked_slots: dict[str, tuple[set[bytes], set[bytes]]] = {}
         # How often each world global differed between consecutive searches.
         self._global_changes = np.zeros(240, dtype=np.int32)
         self._last_globals: np.ndarray | None = None
@@ -405,6 +407,13 @@ class ActionFinder:
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
         parent = self.game.zm.objects.parent
+        signatures: dict[int, bytes] = {}
+
+        def signature(o: int) -> bytes:
+            if o not in signatures:
+                signatures[o] = self._signature(o, o in held_named)
+            return signatures[o]
+
         for template in self.templates.double:
             slots = self.templates.held.get(template)
             link = template.split()[-2] if template.split()[-2] != "{0}" else ""
@@ -422,7 +431,16 @@ class ActionFinder:
                 pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
             if link == "from":  # a thing is only taken from what holds it
                 pairs = [(a, b) for a, b in pairs if parent(a) == b]
-            pairs.sort(key=lambda ab: _pair_rank(link, ab[0], ab[1], held_named, parent))
+            # Pairs like those that worked before (the same kind of thing in each slot:
+            # a vegetable with the oven, anything with the knife) first, then by the tree.
+            worked = self._worked_slots.get(template, (set(), set()))
+
+            def rank(ab: tuple[int, int], worked: tuple[set[bytes], set[bytes]] = worked) -> tuple[int, int]:
+                a, b = ab
+                alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
+                return (-alike, _pair_rank(link, a, b, held_named, parent))
+
+            pairs.sort(key=rank)
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
@@ -531,6 +549,10 @@ class ActionFinder:
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
                 (self._worked_like if changed else self._failed_like).add(like)
+                if changed and len(objs) == 2:
+                    slots = self._worked_slots.setdefault(template, (set(), set()))
+                    slots[0].add(like[1][0])
+                    slots[1].add(like[1][1])
             if changed:
                 self._productive.add(template)
                 groups.setdefault(k, []).append((command, template, objs))
