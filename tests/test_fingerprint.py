@@ -1,0 +1,45 @@
+"""What the world-state hash leaves out: bookkeeping, never the world."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from zorktui.engine.fingerprint import flickering_attributes
+from zorktui.engine.game import Game
+
+
+def test_an_attribute_flickering_on_several_objects_is_bookkeeping_one_object_is_not() -> None:
+    base = np.zeros((5, 6), dtype=np.uint8)  # 5 objects, 6 attribute bytes (v4+)
+    printed = base.copy()
+    printed[1, 3] |= 0x01  # attribute 31 on object 2 ...
+    printed[3, 3] |= 0x01  # ... and on object 4: what the library marks as mentioned
+    clue = base.copy()
+    clue[2, 0] |= 0x80  # attribute 0 on one object: may be a real effect (a clue marked read)
+    assert flickering_attributes([base, printed, clue]) == {31}
+    assert flickering_attributes([base]) == set()
+
+
+def test_a_refusal_is_not_a_change_in_an_inform7_game(tw_game: Any) -> None:
+    path, _truth = tw_game("cooking", seed=1)
+    g = Game(path, seed=1)
+    try:
+        for command in ("north", "west"):  # the kitchen: a table, a counter, a knife
+            g.step(command)
+        start = g.state()
+        hashes = {}
+        for command in ("drink table", "drink knife"):
+            g.set_state(start)
+            hashes[command] = g.step(command, undoable=False).state_hash
+        # "The table is fixed in place." and "You need to take the knife first." leave the same
+        # world: the library marked a different object as mentioned, nothing else. (A parser
+        # global that only this room disturbs still tells them from "look": the finder learns
+        # such globals from its own candidates, calibration from the opening room cannot.)
+        assert hashes["drink table"] == hashes["drink knife"]
+        g.set_state(start)
+        valid = g.valid_actions()
+        assert not any(a.startswith("drink ") for a in valid), valid
+        assert "take knife" in valid
+    finally:
+        g.close()
