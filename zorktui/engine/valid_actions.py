@@ -79,6 +79,8 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 32
+#: Of those, pairs of two held things ahead of the others at most.
+MAX_HELD_PAIRS = 8
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
 PARALLEL_MIN = 4
@@ -407,6 +409,7 @@ class ActionFinder:
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
         parent = self.game.zm.objects.parent
+        held_set = set(held_named)
         signatures: dict[int, bytes] = {}
 
         def signature(o: int) -> bytes:
@@ -441,6 +444,13 @@ class ActionFinder:
                 return (-alike, _pair_rank(link, a, b, held_named, parent))
 
             pairs.sort(key=rank)
+            # Two things in hand fit together now and then (chop the potato with the knife), but
+            # a full inventory makes dozens of such pairs: past a few they wait for the rest
+            # (the key in hand must still meet the door in the room).
+            both_held = [ab for ab in pairs if ab[0] in held_set and ab[1] in held_set]
+            if len(both_held) > MAX_HELD_PAIRS:
+                late = set(both_held[MAX_HELD_PAIRS:])
+                pairs = [ab for ab in pairs if ab not in late] + both_held[MAX_HELD_PAIRS:]
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
