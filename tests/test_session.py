@@ -284,3 +284,44 @@ def test_submit_plays_off_the_callers_thread_in_order_and_reports_errors(tmp_pat
             session.submit("close")
     finally:
         session.close()
+
+
+class _SearchedPolicy:
+    """A policy that says it has played its choice out (as the planner does) and always proposes one command."""
+
+    name = "searched"
+    searches_consequences = True
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def suggest(self, situation: Situation) -> "Idea":
+        from zorktui.agent.proposal import Idea
+
+        return Idea(command=self.command, source=self.name)
+
+
+@pytest.mark.parametrize("searched", [False, True])
+def test_a_searched_choice_overrules_the_critic_but_never_a_death(searched: bool) -> None:
+    from zorktui.session.session import Session
+
+    game = Game(bundled_story())
+    policy = _SearchedPolicy("wait")
+    policy.searches_consequences = searched
+    session = Session(game, mode="coplay", agent=policy)
+    try:
+        proposal = session.propose()
+        assert proposal is not None and proposal.verdict is not None
+        if searched:  # proposed as the policy chose it, the critic's dislike shown with it
+            assert proposal.command == "wait" and proposal.source == "searched"
+            assert not proposal.verdict.accepted  # waiting changes nothing: the rules of thumb dislike it
+        else:  # refused three times, then the critic's own pick
+            assert proposal.command != "wait" and proposal.source == "critic"
+        for c in DEATH[:-1]:
+            session.play(c)
+        policy.command = DEATH[-1]
+        proposal = session.propose()
+        assert proposal is not None and proposal.command != DEATH[-1]  # a death is refused whoever searched
+    finally:
+        session.close()
+        game.close()

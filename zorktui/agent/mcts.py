@@ -110,6 +110,8 @@ class MctsPlanner:
     name = "mcts"
     #: The session puts the game's full state in each situation for this policy.
     needs_state = True
+    #: Its choice comes from playing lines out on the emulator: the critic vetoes only deaths.
+    searches_consequences = True
 
     def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: Any = None) -> None:
         self.settings = settings or PlannerSettings()

@@ -495,7 +495,10 @@ class Session:
                     verdict = self.critic.judge(command, situation)
                 self.last_verdict = verdict
                 self._emit(ev.CriticVerdict(verdict, turn_no))
-                if not verdict.accepted:
+                # A policy that has played the consequences out on the emulator knows more than the
+                # critic's rules of thumb: for it the critic vetoes only what it saw end the game.
+                overrule = getattr(self.agent, "searches_consequences", False) and not verdict.fatal
+                if not verdict.accepted and not overrule:
                     why = "critic: " + "; ".join(r for r in verdict.reasons if r) or "critic: scored too low"
             if why is None:
                 return Proposal(command, idea.source, turn_no, idea.reflection, idea.objective, verdict, refused,
