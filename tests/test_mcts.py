@@ -236,3 +236,36 @@ def test_the_choice_trusts_value_once_an_action_is_searched_enough() -> None:
     barely = _edge("jump", [9.0] * 10)  # one lucky look: not trusted yet
     node = Node("root", state=None, turn=None, edges=[much, barely, found_late])  # type: ignore[arg-type]
     assert [e.action for e in ranked(node)] == ["take potato", "east", "jump"]
+
+
+def test_routes_walk_the_moves_the_game_has_made_and_the_planner_may_take_one() -> None:
+    from zorktui.agent.mcts_routes import routes_from
+    from zorktui.engine.game import Game
+    from zorktui.locations import bundled_story
+
+    game = Game(bundled_story())
+    try:
+        turns = [game.current]
+        for c in ["take flask", "north", "west", "up", "down", "east"]:  # back on the shingle path
+            turns.append(game.step(c))
+        here = turns[-1].location.id
+        routes = {r.name: r.commands for r in routes_from(turns, here)}
+        assert routes["Cottage Loft"] == ("west", "up")
+        assert "Cottage Kitchen" not in routes  # one step away: already a valid action
+        # Walking one of them for real arrives where it says.
+        for c in routes["Cottage Loft"]:
+            game.step(c)
+        assert game.current.location.name == "Cottage Loft"
+    finally:
+        game.close()
+    s = planner_session(sims=60)
+    try:
+        play_all(s, ["take flask", "north", "west", "up", "down", "east"])
+        p = s.propose()
+        assert p is not None
+        root = s.agent.nodes[s.current.state_hash]
+        walks = [e for e in root.edges if e.path]
+        assert any(e.action == "go to Cottage Loft" and e.path == ("west", "up") for e in walks)
+    finally:
+        s.close()
+        s.game.close()

@@ -31,6 +31,7 @@ from typing import Any
 
 from zorktui.agent.mcts_prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts_reward import Novelty, points, real_novelty, step_reward
+from zorktui.agent.mcts_routes import routes_from
 from zorktui.agent.mcts_tree import Bounds, Node, expected_line, ranked, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
@@ -38,12 +39,15 @@ from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game, GameState
+from zorktui.engine.turn import Turn
 
 
 #: Rollouts draw from actions whose prior is at least this share of the node's best.
 ROLLOUT_MIN_PRIOR = 0.1
 #: The share of a timed move's budget that checking nodes' valid actions may take.
 VERIFY_SHARE = 0.4
+#: Prior weight of a walk to a known room (a direction weighs 1.2, taking a thing 2).
+ROUTE_WEIGHT = 0.8
 
 
 @dataclass
@@ -228,7 +232,16 @@ class MctsPlanner:
         actions = list(situation.valid_actions or ())
         if not actions:
             actions = list(COMMON)
-        set_priors(root, self._weights(actions, key, situation.room_id, situation.log, situation.map.mentioned))
+        weights = self._weights(actions, key, situation.room_id, situation.log, situation.map.mentioned)
+        # Walks to rooms the game has been in, each one step of the search (see mcts_routes).
+        routes = {r.label: r for r in routes_from(situation.log.turns, situation.room_id)}
+        for label in routes:
+            weights.setdefault(label, ROUTE_WEIGHT)
+        set_priors(root, weights)
+        for e in root.edges:
+            route = routes.get(e.action)
+            if route is not None and e.path != route.commands:
+                e.path, e.child = route.commands, None  # a shorter way may have been found: walk it again
         root.verified = True
         return root
 
@@ -283,7 +296,7 @@ class MctsPlanner:
             if edge.child is None:
                 self._fork.set_state(node.state)
                 try:
-                    after = self._fork.step(edge.action, undoable=False)
+                    after = self._walk(edge.path) if edge.path else self._fork.step(edge.action, undoable=False)
                 except GameError:
                     edge.noop = True
                     continue
@@ -311,14 +324,14 @@ class MctsPlanner:
             node = child
             if fresh:
                 if not child.terminal:
-                    self._expand(child, [e.action for e in path[-1][0].live_edges()])
+                    self._expand(child, [e.action for e in path[-1][0].live_edges() if not e.path])
                     value, rolled_points = self._rollout(child, news, max_score)
                     scored = scored or rolled_points
                 break
         # Back up discounted returns along the line.
         g = value
         for parent, edge, reward in reversed(path):
-            g = reward + s.gamma * g
+            g = reward + s.gamma ** edge.steps * g
             edge.add(g)
             parent.visits += 1
             self.bounds.see(edge.value)
@@ -331,7 +344,7 @@ class MctsPlanner:
         if not node.edges or s.rollout <= 0:
             return 0.0, False
         floor = ROLLOUT_MIN_PRIOR * max(e.prior for e in node.edges)
-        pool = [e.action for e in node.edges if e.prior >= floor]
+        pool = [e.action for e in node.edges if e.prior >= floor and not e.path]
         if not pool:
             return 0.0, False
         self._fork.set_state(node.state)
@@ -350,6 +363,15 @@ class MctsPlanner:
             before = after
         return value, scored
 
+    def _walk(self, commands: tuple[str, ...]) -> Turn:
+        """Play a known route on the fork; it stops where the game ends."""
+        after = self._fork.current
+        for command in commands:
+            after = self._fork.step(command, undoable=False)
+            if after.done:
+                break
+        return after
+
     def _learn(self, node: Node, command: str, child: Node) -> None:
         room = node.turn.location
         lesson = self.reflections.add(node.key, room.name if room else "an unknown place", room.id if room else 0,
@@ -364,7 +386,7 @@ class MctsPlanner:
     def _choose(self, situation: Situation, tokens: int, cost: float, notes: list[str]) -> Idea:
         root = self.nodes.get(situation.turn.state_hash)
         refused = {normal(c) for c in situation.refused}
-        options = [e for e in ranked(root) if normal(e.action) not in refused] if root is not None else []
+        options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
         if not options:
             from zorktui.agent.explorer import Explorer
 
@@ -380,8 +402,10 @@ class MctsPlanner:
             line = [best.action]
         why = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states): "
                f"'{best.action}' {best.visits} visits, value {best.value:+.2f}. Expects: {' > '.join(line)}.")
+        if best.path:
+            why += f" On the way: {', '.join(best.path)}."
         others = [f"{e.action}: {e.visits} visits, value {e.value:+.2f}, prior {e.prior:.2f}" for e in options[1:4]]
         objective = "score points" if r.found_points else "find what the game has not shown yet"
-        return Idea(command=best.action, source=self.name, reflection=why, objective=objective,
+        return Idea(command=best.first, source=self.name, reflection=why, objective=objective,
                     tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
 

@@ -38,6 +38,8 @@ class Edge:
         child: The state it leads to (None until played).
         reward: The immediate reward of playing it (shaped; see :mod:`mcts_reward`).
         noop: Playing it changed nothing (it is dropped from selection).
+        path: For a walk to a known room (:mod:`mcts_routes`), the commands it stands
+            for; empty for a plain command.
     """
 
     action: str
@@ -48,6 +50,17 @@ class Edge:
     child: str | None = None
     reward: float = 0.0
     noop: bool = False
+    path: tuple[str, ...] = ()
+
+    @property
+    def steps(self) -> int:
+        """How many commands playing it takes."""
+        return len(self.path) or 1
+
+    @property
+    def first(self) -> str:
+        """The command to type now to take this action."""
+        return self.path[0] if self.path else self.action
 
     @property
     def mean(self) -> float:
