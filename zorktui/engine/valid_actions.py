@@ -49,7 +49,7 @@ import hashlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -69,6 +69,7 @@ from zorktui.engine.grammar import (
 )
 
 from zorktui.engine.interpreter import Interpreter, Snapshot
+from zorktui.engine.pairs import order_pairs
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -79,8 +80,6 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 32
-#: Of those, pairs of two held things ahead of the others at most.
-MAX_HELD_PAIRS = 8
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
 PARALLEL_MIN = 4
@@ -120,24 +119,6 @@ class _Surroundings:
     signatures: dict[int, bytes]
     around: bytes
     world: bytes
-
-
-def _pair_rank(link: str, a: int, b: int, held: list[int], parent: "Callable[[int], int]") -> int:
-    """Which pairs to try first for a two-object template when there are too many (lower first).
-
-    The object tree says which pairs are plausible, whatever the game: a
-    thing is taken *from* what holds it (the caller keeps only those); what is put somewhere or used on
-    something else is usually in the player's hands; two things lying about
-    rarely go together.
-    """
-    a_held, b_held = a in held, b in held
-    if a_held and b_held:  # chop the potato with the knife; put the coin in the bag (few such pairs)
-        return 0
-    if a_held:  # cook the potato (held) with the stove; put the coin in the box
-        return 1
-    if b_held:  # unlock the door with the key (held)
-        return 2
-    return 3
 
 
 def _plainness(command: str) -> tuple[int, int, int]:
@@ -409,7 +390,6 @@ class ActionFinder:
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
         parent = self.game.zm.objects.parent
-        held_set = set(held_named)
         signatures: dict[int, bytes] = {}
 
         def signature(o: int) -> bytes:
@@ -434,23 +414,7 @@ class ActionFinder:
                 pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
             if link == "from":  # a thing is only taken from what holds it
                 pairs = [(a, b) for a, b in pairs if parent(a) == b]
-            # Pairs like those that worked before (the same kind of thing in each slot:
-            # a vegetable with the oven, anything with the knife) first, then by the tree.
-            worked = self._worked_slots.get(template, (set(), set()))
-
-            def rank(ab: tuple[int, int], worked: tuple[set[bytes], set[bytes]] = worked) -> tuple[int, int]:
-                a, b = ab
-                alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
-                return (-alike, _pair_rank(link, a, b, held_named, parent))
-
-            pairs.sort(key=rank)
-            # Two things in hand fit together now and then (chop the potato with the knife), but
-            # a full inventory makes dozens of such pairs: past a few they wait for the rest
-            # (the key in hand must still meet the door in the room).
-            both_held = [ab for ab in pairs if ab[0] in held_set and ab[1] in held_set]
-            if len(both_held) > MAX_HELD_PAIRS:
-                late = set(both_held[MAX_HELD_PAIRS:])
-                pairs = [ab for ab in pairs if ab not in late] + both_held[MAX_HELD_PAIRS:]
+            pairs = order_pairs(pairs, held_named, signature, self._worked_slots.get(template, (set(), set())))
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out

@@ -1,0 +1,73 @@
+"""Which two-object candidates to try first when there are too many ("cook the potato with the stove").
+
+Every pair of objects in scope times every two-object verb is far more than a
+search can play, so candidates are capped per template; this decides which
+pairs come first. Nothing here knows any story: what the player holds, and
+which kinds of things a template has worked with before (the caller keeps
+"take X from Y" to the Y that holds X).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+#: Pairs of two held things that may go before the others.
+MAX_HELD_PAIRS = 8
+
+Pair = tuple[int, int]
+
+
+def _pair_rank(a: int, b: int, held: set[int]) -> int:
+    """Where a pair stands by what the player holds (lower first).
+
+    What is put somewhere or used on something else is usually in the
+    player's hands; two things lying about rarely go together.
+    """
+    a_held, b_held = a in held, b in held
+    if a_held and b_held:  # chop the potato with the knife; put the coin in the bag
+        return 0
+    if a_held:  # cook the potato (held) with the stove; put the coin in the box
+        return 1
+    if b_held:  # unlock the door with the key (held)
+        return 2
+    return 3
+
+
+def order_pairs(
+    pairs: list[Pair],
+    held: list[int],
+    signature: Callable[[int], bytes],
+    worked: tuple[set[bytes], set[bytes]],
+) -> list[Pair]:
+    """``pairs`` in the order to try them.
+
+    Args:
+        pairs: (first, second) object numbers for one template.
+        held: The objects the player holds.
+        signature: What an object looks like to the game's library (attributes,
+            properties, held or not).
+        worked: For this template, the signatures of the things that were in
+            each slot when it worked before.
+
+    Returns:
+        Pairs like those that worked before first (a vegetable with the oven,
+        anything with the knife), then by :func:`_pair_rank`; past
+        :data:`MAX_HELD_PAIRS`, pairs of two held things go last.
+    """
+
+    held_set = set(held)
+
+    def rank(ab: Pair) -> tuple[int, int]:
+        a, b = ab
+        alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
+        return (-alike, _pair_rank(a, b, held_set))
+
+    ordered = sorted(pairs, key=rank)
+    # Two things in hand fit together now and then (chop the potato with the knife), but
+    # a full inventory makes dozens of such pairs: past a few they wait for the rest
+    # (the key in hand must still meet the door in the room).
+    both_held = [ab for ab in ordered if ab[0] in held_set and ab[1] in held_set]
+    if len(both_held) <= MAX_HELD_PAIRS:
+        return ordered
+    late = set(both_held[MAX_HELD_PAIRS:])
+    return [ab for ab in ordered if ab not in late] + both_held[MAX_HELD_PAIRS:]
