@@ -11,10 +11,10 @@ close). Nothing here knows any particular story.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from zorktui.engine.turn import Turn
+from zorktui.memory.walks import shortest_walks
 
 #: Routes offered at most (nearest first).
 MAX_ROUTES = 12
@@ -40,15 +40,15 @@ class Route:
         return f"go to {self.name}"
 
 
-def moves_seen(turns: list[Turn]) -> dict[int, dict[str, int]]:
-    """Room -> command -> room, from the moves the line of play made (the latest wins)."""
+def moves_seen(turns: list[Turn]) -> dict[int, list[tuple[str, int]]]:
+    """Room -> (command, room it led to), from the moves the line of play made (the latest wins)."""
     graph: dict[int, dict[str, int]] = {}
     for before, after in zip(turns, turns[1:]):
         if before.location is None or after.location is None or after.command is None:
             continue
         if after.location.id != before.location.id and not after.dark and not after.done:
             graph.setdefault(before.location.id, {})[after.command.strip().lower()] = after.location.id
-    return graph
+    return {room: list(moves.items()) for room, moves in graph.items()}
 
 
 def routes_from(turns: list[Turn], here: int) -> list[Route]:
@@ -56,15 +56,7 @@ def routes_from(turns: list[Turn], here: int) -> list[Route]:
 
     One step away is already among the valid actions.
     """
-    graph = moves_seen(turns)
+    walks = shortest_walks(moves_seen(turns), here)
     names = {t.location.id: t.location.name for t in turns if t.location is not None}
-    paths: dict[int, tuple[str, ...]] = {here: ()}
-    queue = deque([here])
-    while queue:
-        room = queue.popleft()
-        for command, to in graph.get(room, {}).items():
-            if to not in paths:
-                paths[to] = paths[room] + (command,)
-                queue.append(to)
-    far = sorted((len(p), room) for room, p in paths.items() if len(p) >= 2)
-    return [Route(room, names.get(room, f"room {room}"), paths[room]) for _, room in far[:MAX_ROUTES]]
+    far = sorted((len(walk), room) for room, walk in walks.items() if len(walk) >= 2)
+    return [Route(room, names.get(room, f"room {room}"), walks[room]) for _, room in far[:MAX_ROUTES]]

@@ -186,10 +186,10 @@ def ranked(node: Node) -> list[Edge]:
     the move ("take potato" worth a point, found after 400 visits went east).
     """
     edges = node.live_edges()
-    most = max((e.visits for e in edges), default=0)
-    trusted = max(1, math.ceil(TRUSTED_SHARE * most))
-    return sorted(edges, key=lambda e: (e.visits < trusted, -e.value if e.visits >= trusted else -e.visits,
-                                        -e.visits, -e.prior))
+    trusted = max(1, math.ceil(TRUSTED_SHARE * max((e.visits for e in edges), default=0)))
+    by_visits = sorted(edges, key=lambda e: (-e.visits, -e.value, -e.prior))
+    return (sorted((e for e in by_visits if e.visits >= trusted), key=lambda e: -e.value)
+            + [e for e in by_visits if e.visits < trusted])
 
 
 def expected_line(nodes: dict[str, Node], root: Node, limit: int = 6) -> list[str]:

@@ -253,7 +253,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     if facts.status_globals:
         noise.add(facts.room_global + 2)
     # The room and score globals are the world's, whatever the probes did.
-    noise -= {facts.room_global, facts.room_global + 1}
+    noise -= facts.world_globals
     vm.restore(start)
     zm.refresh(vm.ram())
     return Noise(noise, attributes)

@@ -57,6 +57,11 @@ class FactReader:
         self.known_rooms: set[int] = set()
         self._room_roots: set[int] = set()
 
+    @property
+    def world_globals(self) -> frozenset[int]:
+        """Globals that are the world's however often commands change them: the room and the score."""
+        return frozenset((self.room_global, self.room_global + 1))
+
     def copy_for(self, zm: ZMachine) -> "FactReader":
         """The same reader, with what it has learned about rooms so far, over another memory image."""
         other = FactReader(zm, self.player, self.room_global)

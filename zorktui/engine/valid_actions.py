@@ -204,17 +204,17 @@ class ActionFinder:
     def _vocabulary(self, obj: int) -> list[str]:
         return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
 
-    def _probe_names(self, scope: list[int]) -> None:
+    def _probe_names(self, scope: list[int], chains: dict[int, bytes]) -> None:
         """Learn words for objects whose properties name none (Inform 7), per set of such objects in scope.
 
         Which words name an object depends on what else is there ("pepper"
         alone, but "yellow pepper" beside a red one), so the parser is asked
         again whenever that set changes. An object it could not name (in a
         closed fridge, say) is asked about again once it or something holding
-        it has changed (the fridge opened), never twice in the same situation.
+        it has changed (the fridge opened), never twice in the same situation
+        (``chains``: each object's own state and its holders', from :meth:`_surroundings`).
         """
         zm = self.game.zm
-        objects = zm.objects
         private = sorted(o for o in scope if not zm.object_vocabulary(o))
         if not private:
             self._names_here = {}
@@ -222,7 +222,7 @@ class ActionFinder:
         key_parts: list[bytes] = [o.to_bytes(2, "big") for o in private]
         for o in private:
             if not self._probed.get(o):  # never named yet: its situation counts too
-                key_parts.append(self._object_state(o) + b"".join(self._object_state(a) for a in objects.ancestors(o)))
+                key_parts.append(chains[o])
         key = hashlib.blake2b(b"|".join(key_parts), digest_size=12).digest()
         names = self._names_by_scope.get(key)
         if names is None:
@@ -373,8 +373,9 @@ class ActionFinder:
         scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
-    def _candidates(self, held: list[int], scope: list[int]) -> list[tuple[str, str, tuple[int, ...]]]:
-        """(command, template, objects) triples for the current state."""
+    def _candidates(self, held: list[int], scope: list[int],
+                    signatures: dict[int, bytes]) -> list[tuple[str, str, tuple[int, ...]]]:
+        """(command, template, objects) triples for the current state (``signatures``: per object in scope)."""
         assert self.templates is not None
         names = {o: self._object_word(o, scope) for o in scope}
         named = [o for o in scope if names[o]]
@@ -390,13 +391,6 @@ class ActionFinder:
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
         parent = self.game.zm.objects.parent
-        signatures: dict[int, bytes] = {}
-
-        def signature(o: int) -> bytes:
-            if o not in signatures:
-                signatures[o] = self._signature(o, o in held_named)
-            return signatures[o]
-
         for template in self.templates.double:
             slots = self.templates.held.get(template)
             link = template.split()[-2] if template.split()[-2] != "{0}" else ""
@@ -414,7 +408,8 @@ class ActionFinder:
                 pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
             if link == "from":  # a thing is only taken from what holds it
                 pairs = [(a, b) for a, b in pairs if parent(a) == b]
-            pairs = order_pairs(pairs, held_named, signature, self._worked_slots.get(template, (set(), set())))
+            pairs = order_pairs(pairs, held_named, signatures.__getitem__,
+                                self._worked_slots.get(template, (set(), set())))
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
@@ -425,7 +420,9 @@ class ActionFinder:
         vm, zm = game.vm, game.zm
         start = vm.snapshot()
         held, scope = self._scope()
-        self._probe_names(scope)
+        zm.refresh(vm.ram())
+        here = self._surroundings(held, scope, vm.ram())
+        self._probe_names(scope, here.chains)
         vm.restore(start)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
@@ -434,10 +431,7 @@ class ActionFinder:
         elif not self.templates.double_learned and held_word:
             learn_double_templates(vm, zm, self.templates, held_word)
             vm.restore(start)
-        zm.refresh(vm.ram())
         fingerprint = game.fingerprint
-        here = self._surroundings(held, scope, vm.ram())
-
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         vm.restore(start)
         zm.refresh(vm.ram())
@@ -450,7 +444,7 @@ class ActionFinder:
         # leader's result instead of being played.
         followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
         steady: set[tuple[str, tuple[int, ...]]] = set()
-        for command, template, objs in self._candidates(held, scope):
+        for command, template, objs in self._candidates(held, scope, here.signatures):
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
             like = (template, tuple(here.signatures[o] for o in objs))
@@ -481,10 +475,9 @@ class ActionFinder:
         results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
+        # (Never the room or the score: a kitchen where three things each score a point.)
         self._scratch |= scratch_globals([r[4] for r in results], idle_globals, quorum=SCRATCH_QUORUM)
-        # Where the player is and the score are the world's, however many commands change them
-        # (a kitchen where three things each score a point).
-        self._scratch -= {game.facts.room_global, game.facts.room_global + 1}
+        self._scratch -= game.facts.world_globals
         keep = np.ones(len(idle_globals), dtype=bool)
         keep[list(self._scratch)] = False
 

@@ -8,7 +8,6 @@ now) and reads the Kuzu graph. A fact holds at turn ``t`` when
 from __future__ import annotations
 
 import math
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +15,7 @@ from zorktui.engine.directions import COMMON, ORDER
 from zorktui.memory.graph import Memory
 from zorktui.memory.match import match_entities, match_rooms
 from zorktui.memory.mirror import EntityInfo
+from zorktui.memory.walks import shortest_walks
 from zorktui.memory.schema import AT, BLOCKED, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, state_id
 
 _VALID = "f.valid_from <= $t AND f.valid_to > $t"
@@ -338,6 +338,14 @@ def unexplored(memory: Memory, room: str | None = None, as_of: int | None = None
     return Unexplored(place, mentioned, plausible)
 
 
+def _exit_graph(memory: Memory, t: int) -> dict[str, list[tuple[str, str]]]:
+    """Room id -> (direction, room id) for every exit known at turn ``t``."""
+    graph: dict[str, list[tuple[str, str]]] = {}
+    for a, direction, b, _ in all_exits(memory, t):
+        graph.setdefault(a, []).append((direction, b))
+    return graph
+
+
 def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[str] | None]:
     """The shortest walk over learned exits, as commands (AriGraph's "go to").
 
@@ -353,28 +361,8 @@ def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | 
     origin = _room(memory, start, t)
     if origin is None:
         return goal, None
-    graph: dict[str, list[tuple[str, str]]] = {}
-    for a, direction, b, _ in all_exits(memory, t):
-        graph.setdefault(a, []).append((direction, b))
-    came: dict[str, tuple[str, str] | None] = {origin.id: None}
-    queue = deque([origin.id])
-    while queue:
-        here = queue.popleft()
-        if here == goal.id:
-            break
-        for direction, there in graph.get(here, []):
-            if there not in came:
-                came[there] = (here, direction)
-                queue.append(there)
-    if goal.id not in came:
-        return goal, None
-    steps: list[str] = []
-    node = goal.id
-    while came[node] is not None:
-        here, direction = came[node]  # type: ignore[misc]
-        steps.append(direction)
-        node = here
-    return goal, steps[::-1]
+    walk = shortest_walks(_exit_graph(memory, t), origin.id).get(goal.id)
+    return goal, list(walk) if walk is not None else None
 
 
 def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5) -> tuple[list[str], list[EpisodeHit]]:
@@ -501,17 +489,7 @@ def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8) -> list[
                 hinted.setdefault(rid, set()).add(detail)
         else:
             tried.setdefault(rid, set()).add(detail)
-    graph: dict[str, list[tuple[str, str]]] = {}
-    for a, direction, b, _ in all_exits(memory, t):
-        graph.setdefault(a, []).append((direction, b))
-    paths: dict[str, tuple[str, ...]] = {origin.id: ()}
-    queue = deque([origin.id])
-    while queue:
-        here = queue.popleft()
-        for direction, there in graph.get(here, []):
-            if there not in paths:
-                paths[there] = paths[here] + (direction,)
-                queue.append(there)
+    paths = shortest_walks(_exit_graph(memory, t), origin.id)
     rank = {d: i for i, d in enumerate(ORDER)}
     found: list[Frontier] = []
     for rid, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
