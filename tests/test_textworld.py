@@ -156,6 +156,22 @@ def test_location_known_with_a_name(tw):
     assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems)
 
 
+def test_inventory_and_surroundings_are_named_as_textworld_names_them(tw):
+    """Inform 7 keeps names out of the object table; the engine reads its printed-name property."""
+    kind, seed, path, gt = tw
+    problems: list[str] = []
+    for t, held, here in zip(_play_all(path, gt["walkthrough"]), gt["held"], gt["here"]):
+        where = f"turn {t.turn} {t.command!r}"
+        ours = sorted(o.name.lower() for o in t.inventory)
+        if ours != [n.lower() for n in held]:
+            problems.append(f"{where}: inventory {ours} != TextWorld's {held}")
+        seen = {o.name.lower() for o in t.visible}
+        missing = [n for n in here if n.lower() not in seen]
+        if missing:
+            problems.append(f"{where}: {missing} in the room but not among the visible {sorted(seen)}")
+    assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems[:10])
+
+
 def test_observations_have_no_status_line_or_prompt(tw):
     kind, seed, path, gt = tw
     problems: list[str] = []

@@ -131,7 +131,7 @@ def _ground_truth_cached(path: str, mtime_ns: int) -> dict:
     import textworld
 
     infos = textworld.EnvInfos(max_score=True, admissible_commands=True, policy_commands=True,
-                               won=True, lost=True, score=True, moves=True,
+                               won=True, lost=True, score=True, moves=True, facts=True,
                                extras=["walkthrough"])
     env = textworld.start(path, request_infos=infos)
     try:
@@ -143,6 +143,7 @@ def _ground_truth_cached(path: str, mtime_ns: int) -> dict:
             walkthrough = state.get("extra.walkthrough") or list(state["policy_commands"])
             policy0 = list(state["policy_commands"])
             admissible = [sorted(state["admissible_commands"])]
+            held, here = [_held(state["facts"])], [_on_the_floor(state["facts"])]
             scores: list[int] = []
             moves: list[int] = []
             won = lost = False
@@ -151,6 +152,8 @@ def _ground_truth_cached(path: str, mtime_ns: int) -> dict:
                 scores.append(int(score))
                 moves.append(int(state["moves"]))
                 admissible.append(sorted(state["admissible_commands"]))
+                held.append(_held(state["facts"]))
+                here.append(_on_the_floor(state["facts"]))
                 won, lost = bool(state["won"]), bool(state["lost"])
     finally:
         env.close()
@@ -161,6 +164,8 @@ def _ground_truth_cached(path: str, mtime_ns: int) -> dict:
         "won_after_walkthrough": won,
         "lost_after_walkthrough": lost,
         "admissible": admissible,  # [initial state, after step 1, ...]
+        "held": held,  # names of the things carried, per state like "admissible"
+        "here": here,  # names of the things directly in the player's room, per state
         # Extras. `moves` is TextWorld's count of recognised game actions (its state tracker),
         # NOT the Inform 7 turn counter: I7 turn count / status-line number == moves + 1 while
         # playing the walkthrough (it starts at 1).
@@ -169,11 +174,23 @@ def _ground_truth_cached(path: str, mtime_ns: int) -> dict:
     }
 
 
+def _held(facts) -> list[str]:
+    """Names of the objects the player carries, from TextWorld's propositions."""
+    return sorted(f.arguments[0].name for f in facts if f.name == "in" and f.arguments[1].name == "I")
+
+
+def _on_the_floor(facts) -> list[str]:
+    """Names of the objects and furniture directly in the player's room (not the player, not doors)."""
+    rooms = [f.arguments[1].name for f in facts if f.name == "at" and f.arguments[0].name == "P"]
+    return sorted(f.arguments[0].name for f in facts
+                  if f.name == "at" and rooms and f.arguments[1].name == rooms[0] and f.arguments[0].name != "P")
+
+
 def ground_truth(path) -> dict:
     """Ground truth for a TextWorld game, from TextWorld's own API (needs the .json sidecar).
 
     Returns {"max_score", "walkthrough", "scores", "won_after_walkthrough", "admissible",
-    plus "lost_after_walkthrough", "moves", "policy_commands"}.  len(scores) == len(walkthrough),
+    plus "held", "here", "lost_after_walkthrough", "moves", "policy_commands"}.  len(scores) == len(walkthrough),
     len(admissible) == len(walkthrough) + 1.  Do not mutate the returned dict (it is cached).
     """
     p = pathlib.Path(path).resolve()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from zorktui.engine.printed_names import PrintedNames, plain_name
 from zorktui.engine.turn import ObjectRef
 from zorktui.engine.zmachine import ZMachine
 
@@ -56,6 +57,8 @@ class FactReader:
         self.time_game = header.status_is_time
         self.known_rooms: set[int] = set()
         self._room_roots: set[int] = set()
+        #: Names kept out of the object table (Inform 7), learned from the status line.
+        self.printed = PrintedNames(zm)
 
     @property
     def world_globals(self) -> frozenset[int]:
@@ -67,6 +70,7 @@ class FactReader:
         other = FactReader(zm, self.player, self.room_global)
         other.known_rooms = set(self.known_rooms)
         other._room_roots = set(self._room_roots)
+        other.printed = self.printed.copy_for(zm)
         return other
 
     def score_and_moves(self, status_text: str = "") -> tuple[int | None, int | None]:
@@ -116,22 +120,30 @@ class FactReader:
         """The room, named from the status line when the object table has no name.
 
         Inform 7 games keep printed names out of the object table; their status
-        line shows the room ("Kitchen   0/1"), so that is the fallback.
+        line shows the room ("Kitchen   0/1"), which tells which property holds
+        them (see :class:`PrintedNames`), and is the fallback.
         """
         name = self.zm.objects.name(room)
-        if not name and status_text:
-            text = _STATUS_NUMBERS.sub("", status_text)
-            name = text.strip(" -=*:|[]")
+        if not name:
+            shown = plain_name(_STATUS_NUMBERS.sub("", status_text)) if status_text else ""
+            if shown:
+                self.printed.learn(room, shown)
+            name = self.printed.name(room) or shown
         return ObjectRef(room, name)
 
+    def name(self, obj: int) -> str:
+        """The object's name: its short name, else its printed name (Inform 7), else ""."""
+        return self.zm.objects.name(obj) or self.printed.name(obj)
+
     def ref(self, obj: int, parent: int = 0) -> ObjectRef:
-        """An object reference with the object's current short name."""
-        return ObjectRef(obj, self.zm.objects.name(obj), parent)
+        """An object reference with the object's current name."""
+        return ObjectRef(obj, self.name(obj), parent)
 
     def inventory(self) -> tuple[ObjectRef, ...]:
         """What the player carries or wears (direct children of the player).
 
-        Objects whose names are private (Inform 7) are listed by id with an empty name.
+        Objects whose names are computed by the game (some Inform 7 names) are listed
+        by id with an empty name.
         """
         objects = self.zm.objects
         if not objects.valid(self.player):
@@ -156,12 +168,9 @@ class FactReader:
 
     def visible(self, room: int, max_depth: int = 3) -> tuple[ObjectRef, ...]:
         """Named objects in the room's tree, except the player and what it carries."""
-        objects = self.zm.objects
-        return tuple(
-            ObjectRef(obj, objects.name(obj), objects.parent(obj))
-            for obj in self.room_objects(room, max_depth)
-            if objects.name(obj)
-        )
+        parent = self.zm.objects.parent
+        named = ((obj, self.name(obj)) for obj in self.room_objects(room, max_depth))
+        return tuple(ObjectRef(obj, name, parent(obj)) for obj, name in named if name)
 
 
 def self_named_object(zm: ZMachine, near: int) -> int:
