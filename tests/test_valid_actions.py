@@ -110,3 +110,26 @@ def test_remembering_finds_what_a_full_search_finds() -> None:
         remembering.close()
         full.close()
         game.close()
+
+
+def test_a_door_is_tried_with_its_own_key_after_failing_with_lookalikes() -> None:
+    """A pair is not skipped as a lookalike of a failed one when it is the door and its own key.
+
+    On this line (a planner's, looping the coast before the tower), "open iron
+    door with" failed on held things that look, to the library, just like the
+    key; the key is named in the door's own properties, which sets it apart.
+    """
+    line = ["up", "enter", "take matches", "take lantern", "switch lantern", "up", "push matches to chest",
+            "take mantle", "take blanket", "exit", "exit", "north", "southeast", "enter", "take handle", "south",
+            "exit", "west", "take tea", "up", "enter", "give tregarth tea", "up", "take matches", "exit", "exit",
+            "north"]
+    game = Game(BUNDLED)
+    try:
+        game.valid_actions()
+        for command in line:
+            game.step(command)
+            found = game.valid_actions()
+        assert game.current.location is not None and game.current.location.name == "Lighthouse Yard"
+        assert any(game.peek(a).reward == 5 for a in found), found  # unlocking the tower door
+    finally:
+        game.close()

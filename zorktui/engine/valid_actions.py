@@ -297,6 +297,19 @@ class ActionFinder:
                     parts.append(value.to_bytes(2, "big"))
         return b"".join(parts)
 
+    def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
+        """For a pair, whether either names the other in a property (the door's key, where it leads).
+
+        Two pairs alike object by object are not alike when only one of them
+        is a door and its own key: "open door with matches" failing says
+        nothing about "open door with key".
+        """
+        if len(objs) != 2:
+            return ()
+        a, b = objs
+        words = self.game.zm.objects.property_words
+        return (b"L" if b in words(a) or a in words(b) else b"",)
+
     def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
         """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
         if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
@@ -447,7 +460,7 @@ class ActionFinder:
         for command, template, objs in self._candidates(held, scope, here.signatures):
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
-            like = (template, tuple(here.signatures[o] for o in objs))
+            like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
             if objs:
                 memo = self._memo.get((template, objs))
                 if memo is not None and memo[0] == context:
