@@ -19,7 +19,7 @@ from zorktui.engine.turn import Turn
 GAME_VALUE = 30.0
 #: Scale for points when the maximum score is unknown (points taken as they come).
 UNKNOWN_MAX_POINT = 0.5
-#: Reaching a room the real game has never been in.
+#: Seeing a room the real game has never seen (a room entered in the dark is not seen yet).
 NEW_ROOM = 0.3
 #: Holding a thing the real game has never held.
 NEW_THING = 0.2
@@ -36,7 +36,8 @@ class Novelty:
     """What the real game has already reached, and what a simulated line has reached since.
 
     Attributes:
-        rooms: Room ids reached (real play plus this line).
+        rooms: Room ids seen lit (real play plus this line): a room walked into
+            in the dark still has its things to show once there is light.
         things: Object ids held.
         visits: How often the real game has been in each world state (a line
             that only walks back and forth between them is worth less than
@@ -70,7 +71,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None)
     if after.done:
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
-    if after.location is not None and after.location.id not in news.rooms:
+    if after.location is not None and not after.dark and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)
         value += NEW_ROOM
     for thing in after.inventory:
@@ -84,7 +85,7 @@ def real_novelty(turns: list[Turn]) -> Novelty:
     """What the real line of play has already reached."""
     news = Novelty(visits=Counter(t.state_hash for t in turns))
     for t in turns:
-        if t.location is not None:
+        if t.location is not None and not t.dark:
             news.rooms.add(t.location.id)
         news.things.update(o.id for o in t.inventory)
     return news

@@ -92,6 +92,8 @@ class Node:
         edges: Actions from here (empty until expanded).
         verified: The actions are the engine's valid actions (not inherited from the parent).
         visits: Simulations through this node.
+        landing: A walk to a known room ends here (its actions are checked first:
+            what can be done there with what is now held is why one walks).
     """
 
     key: str
@@ -100,6 +102,7 @@ class Node:
     edges: list[Edge] = field(default_factory=list)
     verified: bool = False
     visits: int = 0
+    landing: bool = False
 
     @property
     def expanded(self) -> bool:
