@@ -18,6 +18,7 @@ from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import FactReader, moved_object, self_named_object
 from zorktui.engine.fingerprint import attributes_of, differing, flickering_attributes, globals_of, ticking
 from zorktui.engine.interpreter import Interpreter, Snapshot
+from zorktui.engine.text import ending_in
 from zorktui.engine.zmachine import ZMachine
 
 #: English determiners a parser accepts before any noun; they name no object.
@@ -180,45 +181,53 @@ class Noise:
     attributes: set[int]
 
 
-def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
-    """Globals (and attributes) that change without the world changing: parser scratch and turn counters.
+#: Rooms one move from the opening that calibration also probes (their things, doors and containers).
+NEIGHBOUR_ROOMS = 3
 
-    Deterministic for a story and seed, so state hashes can be replayed.
 
-    Args:
-        vm: The interpreter at a prompt (restored afterwards).
-        zm: The memory reader.
-        facts: Fact reader (for the player and what is in scope).
+def _rooms_next_door(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot) -> list[Snapshot]:
+    """States one move from ``start`` in another room, the game still going (at most :data:`NEIGHBOUR_ROOMS`)."""
+    zm.refresh(vm.ram())
+    place = facts.place()
+    if place is None:
+        return []
+    out: list[Snapshot] = []
+    seen = {place.room}
+    for command in direction_commands(zm):
+        vm.restore(start)
+        reply = vm.step(command)
+        zm.refresh(vm.ram())
+        there = facts.place()
+        if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
+            continue
+        seen.add(there.room)
+        out.append(vm.snapshot())
+        if len(out) >= NEIGHBOUR_ROOMS:
+            break
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    return out
 
-    Returns:
-        What to leave out of world-state fingerprints.
-    """
+
+def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot, idle: str) -> Noise:
+    """What the parser disturbs when commands that change nothing, or the same thing, are played from ``start``."""
     from zorktui.engine.grammar import verb_groups
 
-    start = vm.snapshot()
-    base = globals_of(zm, vm.ram()).copy()
+    vm.restore(start)
     zm.refresh(vm.ram())
     noise: set[int] = set()
-    # A parser error must leave the world as it was.
-    errors = _probe_globals(vm, zm, start, list(_NONSENSE))
-    noise |= differing([base, *errors])
     # Commands that look without touching: whatever differs among them is the parser's.
-    looking = ["look", "inventory"]
-    idle = "look"
-    for verb in ("wait", "z"):
-        if verb in zm.dictionary:
-            looking.append(verb)
-            idle = verb
-            break
+    looking = list(dict.fromkeys(["look", "inventory", idle]))
     place = facts.place()
     names: list[str] = []
     vocabularies: list[list[str]] = []
+    scope: list[int] = []
     if place is not None:
         scope = [o.id for o in facts.inventory()] + facts.room_objects(place.room)
         vocabularies = [zm.object_vocabulary(o) for o in scope]
         if not any(vocabularies):  # private names (Inform 7): ask the parser which words mean what
             probed = probe_object_words(vm, zm, scope, noun_globals(vm, zm, facts.player))
-            vocabularies = list(probed.values())
+            vocabularies = [probed.get(o, []) for o in scope]
         names = [words[0] for words in vocabularies if words]
     if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
@@ -235,7 +244,17 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
         idle_globals = _probe_globals(vm, zm, start, [idle])[0]
         noise |= scratch_globals(_probe_globals(vm, zm, start, probes), idle_globals)
     # Paraphrases reach the same world by different parses: what differs is the parser's.
-    for group in _paraphrases(zm):
+    groups = _paraphrases(zm)
+    # Taking a thing, or taking it from what holds it: the parser notes the holder.
+    if "take" in zm.dictionary and "from" in zm.dictionary:
+        word = {o: words[0] for o, words in zip(scope, vocabularies) if words}
+        parent = zm.objects.parent
+        for o in scope:
+            holder = parent(o)
+            if o in word and holder in word and place is not None and holder != place.room:
+                groups.append([f"take {word[o]}", f"take {word[o]} from {word[holder]}"])
+                break
+    for group in groups:
         noise |= differing(_probe_globals(vm, zm, start, group))
     # One object named by one word or by two: the parser counts the words it matched.
     if "examine" in zm.dictionary:
@@ -243,6 +262,38 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
             if len(words) >= 2:
                 noise |= differing(_probe_globals(vm, zm, start, [f"examine {words[0]}", f"examine {words[1]} {words[0]}"]))
                 break
+    return Noise(noise, attributes)
+
+
+def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
+    """Globals (and attributes) that change without the world changing: parser scratch and turn counters.
+
+    Probed in the opening room and in the rooms one move away: what the parser
+    keeps (the door a "go" went through, the holder a thing was taken from,
+    what it has printed) only shows where there are doors, holders and things.
+    Deterministic for a story and seed, so state hashes can be replayed.
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+        facts: Fact reader (for the player and what is in scope).
+
+    Returns:
+        What to leave out of world-state fingerprints.
+    """
+    start = vm.snapshot()
+    base = globals_of(zm, vm.ram()).copy()
+    zm.refresh(vm.ram())
+    noise: set[int] = set()
+    attributes: set[int] = set()
+    # A parser error must leave the world as it was.
+    errors = _probe_globals(vm, zm, start, list(_NONSENSE))
+    noise |= differing([base, *errors])
+    idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
+    for here in [start, *_rooms_next_door(vm, zm, facts, start)]:
+        found = _noise_here(vm, zm, facts, here, idle)
+        noise |= found.globals
+        attributes |= found.attributes
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
     vm.step(idle)

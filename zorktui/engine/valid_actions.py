@@ -31,7 +31,8 @@ Cost control, all game-agnostic:
   object (or pair) it has never been tried on when it already failed on one
   that looks the same to the game's library: same attributes, same set of
   properties (with the value of those that hold another object), held or
-  not. Objects with behaviour of their own carry
+  not; for a pair, also whether one names the other in a property (a door
+  and its own key). Objects with behaviour of their own carry
   properties (routines) that plain ones lack, so they are still tried; and
   once a template has worked somewhere it is tried on everything.
 
