@@ -34,7 +34,8 @@ pytestmark = [
 
 KINDS = ("treasure_hunter", "coin_collector", "cooking", "custom")
 SEEDS = (1, 2)
-CASES = [(kind, seed) for kind in KINDS for seed in SEEDS]
+#: Cooking seed 9 opens in an empty corridor: the parser's bookkeeping is only learned next door.
+CASES = [(kind, seed) for kind in KINDS for seed in SEEDS] + [("cooking", 9)]
 
 #: Mean recall of our valid actions over TextWorld's world-changing admissible commands.
 RECALL_MIN = 0.8
@@ -45,6 +46,11 @@ WALKTHROUGH_RECALL_MIN = 0.8
 #: soon as the engine meets the bar.
 KNOWN_SHORT: set[tuple[str, int]] = set()
 KNOWN_SHORT_WALKTHROUGH = KNOWN_SHORT | {("custom", 2)}
+#: Games where looking still changes the hash somewhere along the walkthrough (strict, as above):
+#: in the cooking games "look" after taking a thing from the counter clears an Inform 7 listing
+#: flag on it (seen on one object, so not learned as bookkeeping), and custom seed 2 keeps the
+#: holder of "take pillow from safe" in a global no room near the opening disturbs.
+KNOWN_LOOK_CHANGES: set[tuple[str, int]] = {("cooking", 1), ("cooking", 2), ("cooking", 9), ("custom", 2)}
 
 
 def _expect_shortfall(request, kind: str, seed: int, known: set = KNOWN_SHORT) -> None:
@@ -169,6 +175,28 @@ def test_inventory_and_surroundings_are_named_as_textworld_names_them(tw):
         missing = [n for n in here if n.lower() not in seen]
         if missing:
             problems.append(f"{where}: {missing} in the room but not among the visible {sorted(seen)}")
+    assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems[:10])
+
+
+def test_looking_changes_nothing(tw, request):
+    """Looking, taking stock or examining leaves the world-state hash as it was, along the walkthrough."""
+    kind, seed, path, gt = tw
+    if (kind, seed) in KNOWN_LOOK_CHANGES:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="bookkeeping not met near the opening (known)"))
+    g = Game(path)
+    problems: list[str] = []
+    try:
+        for command in [None, *gt["walkthrough"][:6]]:
+            if command is not None:
+                g.step(command)
+            here = g.current
+            looks = ["look", "inventory"] + [f"examine {o.name}" for o in (*here.visible, *here.inventory)[:3]]
+            for look in looks:
+                after = g.peek(look)
+                if after.state_hash != here.state_hash:
+                    problems.append(f"after {command!r}: {look!r} changed the hash ({after.observation[:60]!r})")
+    finally:
+        g.close()
     assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems[:10])
 
 

@@ -10,13 +10,14 @@ particular story.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import FactReader, moved_object, self_named_object
-from zorktui.engine.fingerprint import attributes_of, differing, flickering_attributes, globals_of, ticking
+from zorktui.engine.fingerprint import attributes_of, differing, flicker_counts, globals_of, ticking
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.text import ending_in
 from zorktui.engine.zmachine import ZMachine
@@ -181,35 +182,60 @@ class Noise:
     attributes: set[int]
 
 
-#: Rooms one move from the opening that calibration also probes (their things, doors and containers).
-NEIGHBOUR_ROOMS = 3
+#: Rooms near the opening that calibration also probes (their things, doors and containers).
+NEARBY_ROOMS = 3
+#: How many moves from the opening they may be.
+NEARBY_DEPTH = 1
 
 
-def _rooms_next_door(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot) -> list[Snapshot]:
-    """States one move from ``start`` in another room, the game still going (at most :data:`NEIGHBOUR_ROOMS`)."""
+def _rooms_nearby(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot) -> list[Snapshot]:
+    """States in other rooms a move or two from ``start``, the game still going (at most :data:`NEARBY_ROOMS`).
+
+    Breadth first: the rooms next door, then theirs.
+    """
     zm.refresh(vm.ram())
     place = facts.place()
     if place is None:
         return []
     out: list[Snapshot] = []
     seen = {place.room}
-    for command in direction_commands(zm):
-        vm.restore(start)
-        reply = vm.step(command)
-        zm.refresh(vm.ram())
-        there = facts.place()
-        if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
-            continue
-        seen.add(there.room)
-        out.append(vm.snapshot())
-        if len(out) >= NEIGHBOUR_ROOMS:
-            break
+    frontier = [start]
+    for _depth in range(NEARBY_DEPTH):
+        reached: list[Snapshot] = []
+        for origin in frontier:
+            for command in direction_commands(zm):
+                if len(out) >= NEARBY_ROOMS:
+                    break
+                vm.restore(origin)
+                reply = vm.step(command)
+                zm.refresh(vm.ram())
+                there = facts.place()
+                if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
+                    continue
+                seen.add(there.room)
+                reached.append(vm.snapshot())
+                out.append(reached[-1])
+        frontier = reached
     vm.restore(start)
     zm.refresh(vm.ram())
     return out
 
 
-def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot, idle: str) -> Noise:
+@dataclass
+class _Probed:
+    """What probing from one state found.
+
+    Attributes:
+        globals: Globals the parser disturbed.
+        flickers: Per attribute, on how many objects it flickered under commands that only look.
+    """
+
+    globals: set[int]
+    flickers: Counter[int]
+
+
+def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot,
+                idle: str) -> _Probed:
     """What the parser disturbs when commands that change nothing, or the same thing, are played from ``start``."""
     from zorktui.engine.grammar import verb_groups
 
@@ -218,6 +244,7 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
     noise: set[int] = set()
     # Commands that look without touching: whatever differs among them is the parser's.
     looking = list(dict.fromkeys(["look", "inventory", idle]))
+    passing = len(looking)  # commands that only pass a turn
     place = facts.place()
     names: list[str] = []
     vocabularies: list[list[str]] = []
@@ -231,9 +258,19 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         names = [words[0] for words in vocabularies if words]
     if "examine" in zm.dictionary:
         looking += [f"examine {w}" for w in names[:3]]
+        # A thing not here: the parser's "You can't see any such thing" keeps an error code.
+        here_words = {w for words in vocabularies for w in words}
+        elsewhere = next((w.text for w in zm.dictionary.words if w.noun and not (w.verb or w.preposition or w.direction)
+                          and w.text.isalpha() and w.text not in here_words), None)
+        if elsewhere:
+            looking.append(f"examine {elsewhere}")
     seen: list[np.ndarray] = [attributes_of(zm, vm.ram()).copy()]
     noise |= differing(_probe_globals(vm, zm, start, looking, seen))
-    attributes = flickering_attributes(seen)
+    flickers = flicker_counts(seen)
+    # Look, take stock and wait each pass one turn (the same daemons run): a flag one of them
+    # sets and another does not is the library's bookkeeping, on however few objects.
+    for attribute in flicker_counts(seen[1 : 1 + passing]):
+        flickers[attribute] += FLICKER_OBJECTS
     # Assorted verbs on assorted objects: what most of them disturb is scratch.
     verbs = verb_groups(zm)
     if verbs:
@@ -262,7 +299,11 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
             if len(words) >= 2:
                 noise |= differing(_probe_globals(vm, zm, start, [f"examine {words[0]}", f"examine {words[1]} {words[0]}"]))
                 break
-    return Noise(noise, attributes)
+    return _Probed(noise, flickers)
+
+
+#: An attribute is bookkeeping once it has flickered on this many objects (counted per room probed).
+FLICKER_OBJECTS = 2
 
 
 def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
@@ -285,15 +326,17 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     base = globals_of(zm, vm.ram()).copy()
     zm.refresh(vm.ram())
     noise: set[int] = set()
-    attributes: set[int] = set()
+    flickers: Counter[int] = Counter()
     # A parser error must leave the world as it was.
     errors = _probe_globals(vm, zm, start, list(_NONSENSE))
     noise |= differing([base, *errors])
     idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
-    for here in [start, *_rooms_next_door(vm, zm, facts, start)]:
+    for here in [start, *_rooms_nearby(vm, zm, facts, start)]:
         found = _noise_here(vm, zm, facts, here, idle)
         noise |= found.globals
-        attributes |= found.attributes
+        # One object's flag changing under a look may be real (a clue marked read); the same flag
+        # flickering on several objects, or on the player in two rooms, is the library's bookkeeping.
+        flickers.update(found.flickers)
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
     vm.step(idle)
@@ -307,7 +350,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     noise -= facts.world_globals
     vm.restore(start)
     zm.refresh(vm.ram())
-    return Noise(noise, attributes)
+    return Noise(noise, {a for a, n in flickers.items() if n >= FLICKER_OBJECTS})
 
 
 def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:

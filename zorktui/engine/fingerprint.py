@@ -11,6 +11,8 @@ looking, taking inventory, examining), and counters that tick once a turn.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import hashlib
 
 import numpy as np
@@ -101,6 +103,21 @@ def attributes_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:
     return ram[rows + np.arange(objects.attribute_bytes)[None, :]]
 
 
+def flicker_counts(snapshots: list[np.ndarray]) -> Counter[int]:
+    """For each attribute, on how many objects its bit differs among ``snapshots`` (from :func:`attributes_of`)."""
+    counts: Counter[int] = Counter()
+    if len(snapshots) < 2:
+        return counts
+    stack = np.stack(snapshots)
+    changed = np.bitwise_or.reduce(stack ^ stack[0], axis=0)  # objects x bytes
+    for byte in range(changed.shape[1]):
+        for bit in range(8):
+            n = int(((changed[:, byte] >> (7 - bit)) & 1).sum())
+            if n:
+                counts[8 * byte + bit] = n
+    return counts
+
+
 def flickering_attributes(snapshots: list[np.ndarray], min_objects: int = 2) -> set[int]:
     """Attributes whose bit differs among ``snapshots`` (from :func:`attributes_of`) on several objects.
 
@@ -108,16 +125,7 @@ def flickering_attributes(snapshots: list[np.ndarray], min_objects: int = 2) -> 
     the same attribute flickering on several objects under commands that only
     look is the library's bookkeeping of what it has printed.
     """
-    if len(snapshots) < 2:
-        return set()
-    stack = np.stack(snapshots)
-    changed = np.bitwise_or.reduce(stack ^ stack[0], axis=0)  # objects x bytes
-    out = set()
-    for byte in range(changed.shape[1]):
-        for bit in range(8):
-            if int(((changed[:, byte] >> (7 - bit)) & 1).sum()) >= min_objects:
-                out.add(8 * byte + bit)
-    return out
+    return {a for a, n in flicker_counts(snapshots).items() if n >= min_objects}
 
 
 def differing(snapshots: list[np.ndarray]) -> set[int]:
