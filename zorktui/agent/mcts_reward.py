@@ -23,6 +23,11 @@ UNKNOWN_MAX_POINT = 0.5
 NEW_ROOM = 0.3
 #: Holding a thing the real game has never held.
 NEW_THING = 0.2
+#: Parting with a thing carried (dropped, eaten, given) when no points come of it: a line that
+#: drops and takes things back reaches world states the real game has not been in, which would
+#: otherwise look fresher than walking on through rooms it has (a cooking game's potato left
+#: on the bathroom toilet, the recipe then out of reach).
+LOST_THING = 0.3
 #: Dying or losing.
 DEATH = -10.0
 #: Coming back to a world state the real game has already been in, per earlier visit.
@@ -71,6 +76,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None)
     if after.done:
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
+    value -= LOST_THING * len({o.id for o in before.inventory} - {o.id for o in after.inventory})
     if after.location is not None and not after.dark and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)
         value += NEW_ROOM
