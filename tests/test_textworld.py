@@ -179,7 +179,7 @@ def test_inventory_and_surroundings_are_named_as_textworld_names_them(tw):
 
 
 def test_looking_changes_nothing(tw, request):
-    """Looking, taking stock or examining leaves the world-state hash as it was, along the walkthrough."""
+    """Looking or taking stock leaves the world-state hash as it was, along the walkthrough."""
     kind, seed, path, gt = tw
     if (kind, seed) in KNOWN_LOOK_CHANGES:
         request.applymarker(pytest.mark.xfail(strict=True, reason="bookkeeping not met near the opening (known)"))
@@ -190,7 +190,9 @@ def test_looking_changes_nothing(tw, request):
             if command is not None:
                 g.step(command)
             here = g.current
-            looks = ["look", "inventory"] + [f"examine {o.name}" for o in (*here.visible, *here.inventory)[:3]]
+            # Not "examine": TextWorld's Inform 7 code records in an object's own properties
+            # that it was examined (its quests can ask for it), a real change of its world.
+            looks = ["look", "inventory"]
             for look in looks:
                 after = g.peek(look)
                 if after.state_hash != here.state_hash:
@@ -198,6 +200,24 @@ def test_looking_changes_nothing(tw, request):
     finally:
         g.close()
     assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems[:10])
+
+
+def test_cutting_one_thing_or_another_gives_two_worlds(tw_game):
+    """Inform 7 keeps a thing's cut state among its individual properties (64 and up), outside the
+    Z-machine's property table. Both cuts score a point, so only those properties tell them apart:
+    the hash reads them (it used to merge the two, and the planner lost "chop" behind "slice")."""
+    path, _gt = tw_game("cooking", 1)
+    g = Game(path)
+    try:
+        for command in ["north", "west", "take red potato", "open fridge", "take yellow bell pepper",
+                        "cook yellow bell pepper with oven", "cook red potato with stove", "take knife"]:
+            g.step(command)
+        chopped = g.peek("chop red potato with knife")
+        sliced = g.peek("slice yellow bell pepper with knife")
+        assert chopped.reward == sliced.reward == 1
+        assert chopped.state_hash != sliced.state_hash
+    finally:
+        g.close()
 
 
 def test_observations_have_no_status_line_or_prompt(tw):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -129,8 +129,12 @@ def _player_by_self_reference(
 
 
 def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str],
-                   attributes: list[np.ndarray] | None = None) -> list[np.ndarray]:
-    """The globals after each of ``commands`` played from ``start`` (and the attribute bytes, if asked)."""
+                   attributes: list[np.ndarray] | None = None,
+                   props: tuple["_Individual", list[np.ndarray]] | None = None) -> list[np.ndarray]:
+    """The globals after each of ``commands`` played from ``start``.
+
+    Also the attribute bytes, and the Inform individual property values, if asked.
+    """
     out = []
     for command in commands:
         vm.restore(start)  # type: ignore[arg-type]
@@ -139,7 +143,37 @@ def _probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[
         out.append(globals_of(zm, ram).copy())
         if attributes is not None:
             attributes.append(attributes_of(zm, ram).copy())
+        if props is not None:
+            props[1].append(props[0].values(ram))
     return out
+
+
+class _Individual:
+    """The values of every object's Inform individual properties, to see which numbers commands disturb."""
+
+    def __init__(self, zm: ZMachine) -> None:
+        objects = zm.objects
+        entries = [e for obj in range(1, objects.count + 1) for e in objects.individual_entries(obj)]
+        self.index = np.array([i for _n, start, end in entries for i in range(start, end)], dtype=np.intp)
+        self.number = np.array([n for n, start, end in entries for _i in range(start, end)], dtype=np.int64)
+
+    def values(self, ram: np.ndarray) -> np.ndarray:
+        """The bytes of every individual property value in ``ram``."""
+        return np.asarray(ram)[self.index].copy()
+
+    def differing(self, snapshots: list[np.ndarray]) -> set[int]:
+        """Property numbers whose value is not the same in every one of ``snapshots``."""
+        if len(snapshots) < 2 or not len(self.index):
+            return set()
+        stack = np.stack(snapshots)
+        return set(np.unique(self.number[(stack != stack[0]).any(axis=0)]).tolist())
+
+    def disturbed(self, results: list[np.ndarray], baseline: np.ndarray, quorum: int) -> set[int]:
+        """Property numbers that at least ``quorum`` of ``results`` changed from ``baseline``."""
+        counts: Counter[int] = Counter()
+        for values in results:
+            counts.update(np.unique(self.number[values != baseline]).tolist())
+        return {n for n, k in counts.items() if k >= quorum}
 
 
 #: How many probes must disturb a global, with different verbs, before it counts as scratch.
@@ -176,10 +210,14 @@ class Noise:
         globals: Global variable numbers: parser scratch and turn counters.
         attributes: Attribute numbers the library flips on whatever it
             prints (Inform 7's "mentioned"), left out on every object.
+        properties: Inform individual property numbers the library rewrites
+            on whatever a command names (Inform 7's record of what was
+            touched, smelled, examined), left out on every object.
     """
 
     globals: set[int]
     attributes: set[int]
+    properties: set[int] = field(default_factory=set)
 
 
 #: Rooms near the opening that calibration also probes (their things, doors and containers).
@@ -232,10 +270,11 @@ class _Probed:
 
     globals: set[int]
     flickers: Counter[int]
+    properties: set[int] = field(default_factory=set)
 
 
 def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot,
-                idle: str) -> _Probed:
+                idle: str, individual: _Individual) -> _Probed:
     """What the parser disturbs when commands that change nothing, or the same thing, are played from ``start``."""
     from zorktui.engine.grammar import verb_groups
 
@@ -265,7 +304,9 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         if elsewhere:
             looking.append(f"examine {elsewhere}")
     seen: list[np.ndarray] = [attributes_of(zm, vm.ram()).copy()]
-    noise |= differing(_probe_globals(vm, zm, start, looking, seen))
+    looked: list[np.ndarray] = []
+    noise |= differing(_probe_globals(vm, zm, start, looking, seen, (individual, looked)))
+    properties = individual.differing(looked)
     flickers = flicker_counts(seen)
     # Look, take stock and wait each pass one turn (the same daemons run): a flag one of them
     # sets and another does not is the library's bookkeeping, on however few objects.
@@ -278,8 +319,11 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         probes = []
         for i, verb in enumerate(verbs[::step][:VERB_PROBES]):
             probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
-        idle_globals = _probe_globals(vm, zm, start, [idle])[0]
-        noise |= scratch_globals(_probe_globals(vm, zm, start, probes), idle_globals)
+        idle_props: list[np.ndarray] = []
+        idle_globals = _probe_globals(vm, zm, start, [idle], props=(individual, idle_props))[0]
+        probed: list[np.ndarray] = []
+        noise |= scratch_globals(_probe_globals(vm, zm, start, probes, props=(individual, probed)), idle_globals)
+        properties |= individual.disturbed(probed, idle_props[0], SCRATCH_QUORUM)
     # Paraphrases reach the same world by different parses: what differs is the parser's.
     groups = _paraphrases(zm)
     # Taking a thing, or taking it from what holds it: the parser notes the holder.
@@ -299,7 +343,7 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
             if len(words) >= 2:
                 noise |= differing(_probe_globals(vm, zm, start, [f"examine {words[0]}", f"examine {words[1]} {words[0]}"]))
                 break
-    return _Probed(noise, flickers)
+    return _Probed(noise, flickers, properties)
 
 
 #: An attribute is bookkeeping once it has flickered on this many objects (counted per room probed).
@@ -331,9 +375,12 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     errors = _probe_globals(vm, zm, start, list(_NONSENSE))
     noise |= differing([base, *errors])
     idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
+    individual = _Individual(zm)
+    properties: set[int] = set()
     for here in [start, *_rooms_nearby(vm, zm, facts, start)]:
-        found = _noise_here(vm, zm, facts, here, idle)
+        found = _noise_here(vm, zm, facts, here, idle, individual)
         noise |= found.globals
+        properties |= found.properties
         # One object's flag changing under a look may be real (a clue marked read); the same flag
         # flickering on several objects, or on the player in two rooms, is the library's bookkeeping.
         flickers.update(found.flickers)
@@ -350,7 +397,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     noise -= facts.world_globals
     vm.restore(start)
     zm.refresh(vm.ram())
-    return Noise(noise, {a for a, n in flickers.items() if n >= FLICKER_OBJECTS})
+    return Noise(noise, {a for a, n in flickers.items() if n >= FLICKER_OBJECTS}, properties)
 
 
 def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:

@@ -38,14 +38,17 @@ class Fingerprinter:
         noise_globals: Global variable numbers to leave out.
         noise_attributes: Attribute numbers to leave out on every object
             (the library's bookkeeping: "mentioned", "workflag").
+        noise_properties: Inform individual property numbers to leave out on
+            every object (Inform 7's record of what a command touched).
     """
 
     def __init__(self, zm: ZMachine, noise_globals: set[int] | None = None,
-                 noise_attributes: set[int] | None = None) -> None:
+                 noise_attributes: set[int] | None = None, noise_properties: set[int] | None = None) -> None:
         self.zm = zm
         self.noise_globals: set[int] = set(noise_globals or ())
         self.noise_attributes: set[int] = set(noise_attributes or ())
-        self._layout = zm.objects.layout_ranges()
+        self.noise_properties: frozenset[int] = frozenset(noise_properties or ())
+        self._layout = zm.objects.layout_ranges(self.noise_properties)
         self._rebuild()
 
     def _rebuild(self) -> None:

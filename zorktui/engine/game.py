@@ -69,7 +69,7 @@ class Game:
             player, room_global = calibrate.find_player(self.vm, self.zm)
         self.facts = FactReader(self.zm, player, room_global)
         noise = calibrate.noise_globals(self.vm, self.zm, self.facts)
-        self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes)
+        self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
         self._status = ""
         self.current = self._make_turn(0, None, raw, previous=None)

@@ -14,6 +14,11 @@ from typing import Iterator
 from zorktui.engine.header import Header, word
 from zorktui.engine.zstring import ZStringDecoder
 
+#: Entries read at most in one individual property table.
+_MAX_INDIVIDUAL = 64
+#: Longest value an individual property entry may hold (Inform caps them at 64 words).
+_MAX_INDIVIDUAL_BYTES = 128
+
 
 @dataclass(frozen=True)
 class Property:
@@ -47,6 +52,8 @@ class ObjectTable:
         self._names: dict[int, str] = {}
         self._decoder = decoder
         self._prop_cache: dict[int, tuple[Property, ...]] = {}
+        self._header = header
+        self._individual: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
     def _count_objects(self, header: Header) -> int:
         # The first property table normally follows the last object entry, so
@@ -195,14 +202,58 @@ class ObjectTable:
                 out.append((memory[a] << 8) | memory[a + 1])
         return out
 
-    def layout_ranges(self) -> list[tuple[int, int]]:
+    def individual_entries(self, obj: int) -> tuple[tuple[int, int, int], ...]:
+        """The object's Inform individual properties: (number, data start, data end) each.
+
+        Inform 6 (and so Inform 7) keeps properties numbered 64 and up out of
+        the Z-machine's property table: common property 3 holds the address
+        of a table of (number: word, length: byte, data) entries ended by a
+        zero word, in dynamic memory. Inform 7 keeps much of an object's state
+        there (a TextWorld vegetable's cooked and cut state). Empty for other
+        compilers, or where property 3 does not point at such a table.
+        """
+        if not self._header.is_inform:
+            return ()
+        cached = self._individual.get(obj)
+        if cached is not None:
+            return cached
+        entries: list[tuple[int, int, int]] = []
+        prop = next((p for p in self.properties(obj) if p.number == 3 and p.length == 2), None)
+        memory, limit = self._memory, self._header.static_memory
+        complete = False
+        if prop is not None:
+            pos = (memory[prop.addr] << 8) | memory[prop.addr + 1]
+            if self.entries_addr < pos < limit:
+                for _entry in range(_MAX_INDIVIDUAL):
+                    if pos + 2 > limit:
+                        break
+                    number = (memory[pos] << 8) | memory[pos + 1]
+                    if number == 0:
+                        complete = True
+                        break
+                    if pos + 3 > limit or (number & 0x7FFF) < 64 or memory[pos + 2] > _MAX_INDIVIDUAL_BYTES:
+                        break
+                    entries.append((number & 0x7FFF, pos + 3, pos + 3 + memory[pos + 2]))
+                    pos += 3 + memory[pos + 2]
+        found = tuple(entries) if complete else ()
+        self._individual[obj] = found  # tables never move (values change in place)
+        return found
+
+    def individual_ranges(self, obj: int, leave_out: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, int]]:
+        """Byte ranges of the object's individual property values, but for the numbers in ``leave_out``."""
+        return [(start, end) for number, start, end in self.individual_entries(obj) if number not in leave_out]
+
+    def layout_ranges(self, leave_out: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, int]]:
         """Byte ranges ``(start, end)`` of object entries and property data.
 
         These are the parts of dynamic memory that hold the world model of an
-        Inform or ZIL game, used for world-state fingerprints.
+        Inform or ZIL game, used for world-state fingerprints: entries, the
+        property tables' data, and Inform's individual property values (but
+        for the numbers in ``leave_out``: the library's bookkeeping).
         """
         ranges = [(self.entries_addr, self.entries_addr + self.count * self.entry_size)]
         for obj in range(1, self.count + 1):
             for prop in self.properties(obj):
                 ranges.append((prop.addr, prop.addr + prop.length))
+            ranges.extend(self.individual_ranges(obj, leave_out))
         return ranges

@@ -246,6 +246,9 @@ class ActionFinder:
         for prop in objects.properties(obj):
             if prop.addr < zm.dynamic_size:
                 parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
+        # Inform's properties 64 and up (a vegetable's cut state), but the library's bookkeeping.
+        for start, end in objects.individual_ranges(obj, self.game.fingerprint.noise_properties):
+            parts.append(bytes(zm.memory[start:end]))
         return hashlib.blake2b(b"".join(parts), digest_size=8).digest()
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
