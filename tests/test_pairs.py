@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from zorktui.engine.pairs import MAX_HELD_PAIRS, order_pairs
+from zorktui.engine.pairs import held_quota, order_pairs
+from zorktui.engine.valid_actions import MAX_PAIRS
 
 
 def test_pairs_like_ones_that_worked_go_first_then_what_is_in_hand() -> None:
@@ -22,6 +23,19 @@ def test_a_full_inventory_does_not_crowd_out_the_door() -> None:
     door = 99
     pairs = [(a, b) for a in held + [door] for b in held if a != b]
     order = order_pairs(pairs, held, lambda o: b"thing", (set(), set()))
-    assert all(a != door for a, _b in order[:MAX_HELD_PAIRS])
+    quota = held_quota(len(held))
+    assert all(a != door for a, _b in order[:quota])
     # Then every "open door with X" before the other pairs of held things: within any cap.
-    assert {a for a, _b in order[MAX_HELD_PAIRS:MAX_HELD_PAIRS + len(held)]} == {door}
+    assert {a for a, _b in order[quota:quota + len(held)]} == {door}
+    assert held_quota(20) + 20 <= MAX_PAIRS  # a key among twenty things still meets the door
+
+
+def test_the_thing_just_taken_meets_everything_carried_before_older_things_meet() -> None:
+    knife, book, pepper, onion, apple, potato = 1, 2, 3, 4, 5, 6
+    held = [knife, book, pepper, onion, apple, potato]  # newest first, as the object tree keeps them
+    stove = 99
+    pairs = [(a, b) for a in held + [stove] for b in held + [stove] if a != b]
+    order = order_pairs(pairs, held, lambda o: b"thing", (set(), set()))
+    first = order[:held_quota(len(held))]
+    assert (potato, knife) in first  # "chop potato with knife", the knife just taken
+    assert all(knife in ab for ab in first)

@@ -11,8 +11,20 @@ from __future__ import annotations
 
 from typing import Callable
 
-#: Pairs of two held things that may go before the others.
+#: Pairs of two held things that may go before the others (at least; see :func:`held_quota`).
 MAX_HELD_PAIRS = 8
+#: ... and at most (the key in hand, among twenty things carried, must still meet the door in the room).
+HELD_PAIRS_LIMIT = 12
+
+
+def held_quota(n_held: int) -> int:
+    """How many pairs of two held things go before the others.
+
+    Enough for every pair with the newest thing in hand, both ways round
+    (the knife just taken, with each thing already carried), within
+    :data:`MAX_HELD_PAIRS` .. :data:`HELD_PAIRS_LIMIT`.
+    """
+    return min(max(MAX_HELD_PAIRS, 2 * (n_held - 1)), HELD_PAIRS_LIMIT)
 
 Pair = tuple[int, int]
 
@@ -51,23 +63,29 @@ def order_pairs(
 
     Returns:
         Pairs like those that worked before first (a vegetable with the oven,
-        anything with the knife), then by :func:`_pair_rank`; past
-        :data:`MAX_HELD_PAIRS`, pairs of two held things go last.
+        anything with the knife), then by :func:`_pair_rank`; two held
+        things newest first (a Z-machine puts what is taken first among the
+        player's children, so ``held`` is newest first: the knife just taken
+        meets each thing carried before two older things meet); past
+        :func:`held_quota`, pairs of two held things go last.
     """
 
     held_set = set(held)
+    newest = {o: i for i, o in enumerate(held)}
 
-    def rank(ab: Pair) -> tuple[int, int]:
+    def rank(ab: Pair) -> tuple[int, int, int, int, bool]:
         a, b = ab
         alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
-        return (-alike, _pair_rank(a, b, held_set))
+        i, j = newest.get(a, 0), newest.get(b, 0)
+        return (-alike, _pair_rank(a, b, held_set), min(i, j), max(i, j), i > j)
 
     ordered = sorted(pairs, key=rank)
     # Two things in hand fit together now and then (chop the potato with the knife), but
     # a full inventory makes dozens of such pairs: past a few they wait for the rest
     # (the key in hand must still meet the door in the room).
     both_held = [ab for ab in ordered if ab[0] in held_set and ab[1] in held_set]
-    if len(both_held) <= MAX_HELD_PAIRS:
+    quota = held_quota(len(held))
+    if len(both_held) <= quota:
         return ordered
-    late = set(both_held[MAX_HELD_PAIRS:])
-    return [ab for ab in ordered if ab not in late] + both_held[MAX_HELD_PAIRS:]
+    late = set(both_held[quota:])
+    return [ab for ab in ordered if ab not in late] + both_held[quota:]
