@@ -65,8 +65,8 @@ class PlannerSettings:
         rollout: Random steps played past a new node.
         verify_after: Visits before a node's inherited actions are replaced by valid actions.
         verify_per_move: At most this many such replacements per move (each costs a valid-action search).
-        verify_landings: At most this many more per move for the rooms walks to known rooms end in,
-            checked on their first visit.
+        verify_eager: At most this many more per move for nodes checked on their first visit
+            (where a walk to a known room ends, or a thing was just taken).
         max_nodes: The tree is cut back to the root when it grows past this many states.
     """
 
@@ -80,7 +80,7 @@ class PlannerSettings:
     rollout: int = 4
     verify_after: int = 3
     verify_per_move: int = 4
-    verify_landings: int = 8
+    verify_eager: int = 8
     max_nodes: int = 3000
 
 
@@ -133,7 +133,7 @@ class MctsPlanner:
         self._closed = False
         self._last_root: str | None = None
         self._verified_now = 0
-        self._landings_now = 0
+        self._eager_now = 0
         self._verify_seconds = 0.0
         #: What checking an uncached node's valid actions has been costing (a running estimate).
         self._verify_cost = 0.0
@@ -199,7 +199,7 @@ class MctsPlanner:
             set_priors(root, mixed)
         news = real_novelty(situation.log.turns)
         report = SearchReport(depth=self.depth)
-        self._verified_now, self._landings_now, self._verify_seconds = 0, 0, 0.0
+        self._verified_now, self._eager_now, self._verify_seconds = 0, 0, 0.0
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         while not self._closed and root.live_edges():
             if s.sims is not None:
@@ -265,8 +265,8 @@ class MctsPlanner:
         self._fork.set_state(node.state)
         cached = self._fork.valid_actions_cached()  # found before, here or by the game: free
         if cached is None:
-            done = self._landings_now if node.landing else self._verified_now - self._landings_now
-            if done >= (s.verify_landings if node.landing else s.verify_per_move):
+            done = self._eager_now if node.eager else self._verified_now - self._eager_now
+            if done >= (s.verify_eager if node.eager else s.verify_per_move):
                 return
             if s.sims is None and self._verify_seconds + self._verify_cost > VERIFY_SHARE * s.time_per_move:
                 return  # spent, or the next check would likely overrun the move (some states cost seconds)
@@ -278,7 +278,7 @@ class MctsPlanner:
                 self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
             self._fork_searched = True
             self._verified_now += 1
-            self._landings_now += node.landing
+            self._eager_now += node.eager
         room = node.turn.location.id if node.turn.location else 0
         set_priors(node, self._weights(list(cached) or list(COMMON), node.key, room))
         node.verified = True
@@ -293,7 +293,7 @@ class MctsPlanner:
         value = 0.0
         scored = False
         while len(path) < self.depth and not node.terminal and not self._closed:
-            if not node.verified and (node.landing or node.visits >= s.verify_after):
+            if not node.verified and (node.eager or node.visits >= s.verify_after):
                 self._verify(node)
             edge = select(node, self.bounds)
             if edge is None:
@@ -319,7 +319,8 @@ class MctsPlanner:
             if child is None:  # cut away with the tree: play it again next time
                 edge.child = None
                 break
-            child.landing = child.landing or bool(edge.path)
+            if edge.path or (fresh and _took_something(node.turn, child.turn)):
+                child.eager = True
             reward = step_reward(node.turn, child.turn, news, max_score)
             scored = scored or points(node.turn, child.turn) > 0
             if child.turn.done and not child.turn.victory:
@@ -416,3 +417,7 @@ class MctsPlanner:
         return Idea(command=best.first, source=self.name, reflection=why, objective=objective,
                     tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
 
+
+def _took_something(before: Turn, after: Turn) -> bool:
+    """The player carries a thing after that it did not before."""
+    return bool({o.id for o in after.inventory} - {o.id for o in before.inventory})

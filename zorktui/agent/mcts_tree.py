@@ -92,8 +92,10 @@ class Node:
         edges: Actions from here (empty until expanded).
         verified: The actions are the engine's valid actions (not inherited from the parent).
         visits: Simulations through this node.
-        landing: A walk to a known room ends here (its actions are checked first:
-            what can be done there with what is now held is why one walks).
+        eager: Its actions are checked on the first visit, not the third: a walk to a
+            known room ends here (what can be done there with what is now held is why
+            one walks), or a thing was just taken (what it is for: "chop" once the knife
+            is held).
     """
 
     key: str
@@ -102,7 +104,7 @@ class Node:
     edges: list[Edge] = field(default_factory=list)
     verified: bool = False
     visits: int = 0
-    landing: bool = False
+    eager: bool = False
 
     @property
     def expanded(self) -> bool:
