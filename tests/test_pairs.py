@@ -39,3 +39,11 @@ def test_the_thing_just_taken_meets_everything_carried_before_older_things_meet(
     first = order[:held_quota(len(held))]
     assert (potato, knife) in first  # "chop potato with knife", the knife just taken
     assert all(knife in ab for ab in first)
+
+
+def test_a_door_meets_its_own_key_first_whatever_else_is_carried() -> None:
+    held = list(range(1, 8))  # the key (7) is the oldest thing carried
+    key, door, crate, barrel = 7, 90, 91, 92
+    pairs = [(a, b) for a in held + [crate, barrel, door] for b in held if a != b]
+    order = order_pairs(pairs, held, lambda o: b"thing", (set(), set()), lambda a, b: {a, b} == {door, key})
+    assert order[0] == (door, key)

@@ -133,3 +133,24 @@ def test_a_door_is_tried_with_its_own_key_after_failing_with_lookalikes() -> Non
         assert any(game.peek(a).reward == 5 for a in found), found  # unlocking the tower door
     finally:
         game.close()
+
+
+def test_a_door_meets_its_key_with_six_things_carried() -> None:
+    """A planner's line that reached the tower door carrying six things: the pair of the door and
+    its key (named in the door's properties) goes first, before the many pairs of things in hand."""
+    line = [  # the planner's own line, command by command
+        'take tea', 'up', 'east', 'northwest', 'south', 'enter', 'give tregarth tea', 'take lantern',
+        'take matches', 'light lantern', 'up', 'open chest', 'take mantle', 'take blanket', 'exit',
+        'exit', 'down', 'east', 'enter', 'north', 'take handle', 'south', 'north', 'close off lantern',
+        'south', 'north', 'south', 'north', 'south', 'switch lantern', 'north', 'south', 'exit', 'west',
+        'up', 'down', 'up', 'down', 'up', 'enter', 'exit', 'enter', 'exit', 'enter', 'exit', 'enter',
+        'exit', 'east', 'northwest'
+    ]
+    game = Game(BUNDLED)
+    try:
+        for command in line:
+            game.step(command)
+        assert len(game.current.inventory) == 6
+        assert "open door with key" in game.valid_actions()
+    finally:
+        game.close()

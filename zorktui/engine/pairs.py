@@ -14,7 +14,7 @@ from typing import Callable
 #: Pairs of two held things that may go before the others (at least; see :func:`held_quota`).
 MAX_HELD_PAIRS = 8
 #: ... and at most (the key in hand, among twenty things carried, must still meet the door in the room).
-HELD_PAIRS_LIMIT = 12
+HELD_PAIRS_LIMIT = 10
 
 
 def held_quota(n_held: int) -> int:
@@ -50,6 +50,7 @@ def order_pairs(
     held: list[int],
     signature: Callable[[int], bytes],
     worked: tuple[set[bytes], set[bytes]],
+    linked: Callable[[int, int], bool] = lambda a, b: False,
 ) -> list[Pair]:
     """``pairs`` in the order to try them.
 
@@ -60,9 +61,12 @@ def order_pairs(
             properties, held or not).
         worked: For this template, the signatures of the things that were in
             each slot when it worked before.
+        linked: Whether one of two objects names the other in a property (a
+            door and its own key, whatever else is carried).
 
     Returns:
-        Pairs like those that worked before first (a vegetable with the oven,
+        A thing out there with one in hand that its properties name first (the
+        door and its key), then pairs like those that worked before (a vegetable with the oven,
         anything with the knife), then by :func:`_pair_rank`; two held
         things newest first (a Z-machine puts what is taken first among the
         player's children, so ``held`` is newest first: the knife just taken
@@ -73,11 +77,14 @@ def order_pairs(
     held_set = set(held)
     newest = {o: i for i, o in enumerate(held)}
 
-    def rank(ab: Pair) -> tuple[int, int, int, int, bool]:
+    def rank(ab: Pair) -> tuple[bool, int, int, int, int, bool]:
         a, b = ab
         alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
         i, j = newest.get(a, 0), newest.get(b, 0)
-        return (-alike, _pair_rank(a, b, held_set), min(i, j), max(i, j), i > j)
+        # A thing out there and one in hand that its properties name (the door and its key);
+        # Inform 7's property values name objects by coincidence too often to trust more.
+        lock_and_key = linked(a, b) and (a in held_set) != (b in held_set)
+        return (not lock_and_key, -alike, _pair_rank(a, b, held_set), min(i, j), max(i, j), i > j)
 
     ordered = sorted(pairs, key=rank)
     # Two things in hand fit together now and then (chop the potato with the knife), but

@@ -148,6 +148,7 @@ class ActionFinder:
         self.templates: Templates | None = None
         self._directions = direction_commands(game.zm)
         self._productive: set[str] = set()
+        self._refs: dict[int, frozenset[int]] = {}
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
         # (template, objects) -> (context digest, changed the world?, the
@@ -310,9 +311,15 @@ class ActionFinder:
         """
         if len(objs) != 2:
             return ()
-        a, b = objs
-        words = self.game.zm.objects.property_words
-        return (b"L" if b in words(a) or a in words(b) else b"",)
+        return (b"L" if self._linked(*objs) else b"",)
+
+    def _linked(self, a: int, b: int) -> bool:
+        """Whether either object names the other in a property (read once per search)."""
+        refs = self._refs
+        for o in (a, b):
+            if o not in refs:
+                refs[o] = frozenset(self.game.zm.objects.property_words(o))
+        return b in refs[a] or a in refs[b]
 
     def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
         """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
@@ -426,7 +433,7 @@ class ActionFinder:
             if link == "from":  # a thing is only taken from what holds it
                 pairs = [(a, b) for a, b in pairs if parent(a) == b]
             pairs = order_pairs(pairs, held_named, signatures.__getitem__,
-                                self._worked_slots.get(template, (set(), set())))
+                                self._worked_slots.get(template, (set(), set())), self._linked)
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
@@ -436,6 +443,7 @@ class ActionFinder:
         game = self.game
         vm, zm = game.vm, game.zm
         start = vm.snapshot()
+        self._refs = {}  # objects named in each object's properties, read as needed this search
         held, scope = self._scope()
         zm.refresh(vm.ram())
         here = self._surroundings(held, scope, vm.ram())
