@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zorktui.agent.mcts_prior import DEADLY_HERE, Reflections, heuristic_weights
-from zorktui.agent.mcts_reward import Novelty, points, real_novelty, step_reward
+from zorktui.agent.mcts_reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts_routes import routes_from
 from zorktui.agent.mcts_tree import Bounds, Node, expected_line, ranked, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
@@ -319,7 +319,7 @@ class MctsPlanner:
             if child is None:  # cut away with the tree: play it again next time
                 edge.child = None
                 break
-            if edge.path or (fresh and _took_something(node.turn, child.turn)):
+            if edge.path or (fresh and things_taken(node.turn, child.turn)):
                 child.eager = True
             reward = step_reward(node.turn, child.turn, news, max_score)
             scored = scored or points(node.turn, child.turn) > 0
@@ -416,8 +416,3 @@ class MctsPlanner:
         objective = "score points" if r.found_points else "find what the game has not shown yet"
         return Idea(command=best.first, source=self.name, reflection=why, objective=objective,
                     tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
-
-
-def _took_something(before: Turn, after: Turn) -> bool:
-    """The player carries a thing after that it did not before."""
-    return bool({o.id for o in after.inventory} - {o.id for o in before.inventory})

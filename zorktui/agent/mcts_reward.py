@@ -70,13 +70,18 @@ def points(before: Turn, after: Turn) -> int:
     return after.score - before.score
 
 
+def things_taken(before: Turn, after: Turn) -> set[int]:
+    """Ids of the things carried after ``after`` that were not before it (swap the turns: things parted with)."""
+    return {o.id for o in after.inventory} - {o.id for o in before.inventory}
+
+
 def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None) -> float:
     """The shaped reward of going from ``before`` to ``after``; ``news`` is updated in place."""
     value = points(before, after) * point_value(max_score)
     if after.done:
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
-    value -= LOST_THING * len({o.id for o in before.inventory} - {o.id for o in after.inventory})
+    value -= LOST_THING * len(things_taken(after, before))
     if after.location is not None and not after.dark and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)
         value += NEW_ROOM

@@ -220,16 +220,14 @@ class Noise:
     properties: set[int] = field(default_factory=set)
 
 
-#: Rooms near the opening that calibration also probes (their things, doors and containers).
+#: Rooms next to the opening that calibration also probes (their things, doors and containers).
 NEARBY_ROOMS = 3
-#: How many moves from the opening they may be.
-NEARBY_DEPTH = 1
 
 
-def _rooms_nearby(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot) -> list[Snapshot]:
-    """States in other rooms a move or two from ``start``, the game still going (at most :data:`NEARBY_ROOMS`).
+def _rooms_next_door(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot) -> list[Snapshot]:
+    """States one move from ``start`` in another room, the game still going (at most :data:`NEARBY_ROOMS`).
 
-    Breadth first: the rooms next door, then theirs.
+    Rooms two moves away were tried too: they taught TextWorld games nothing more and doubled the cost.
     """
     zm.refresh(vm.ram())
     place = facts.place()
@@ -237,23 +235,17 @@ def _rooms_nearby(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snaps
         return []
     out: list[Snapshot] = []
     seen = {place.room}
-    frontier = [start]
-    for _depth in range(NEARBY_DEPTH):
-        reached: list[Snapshot] = []
-        for origin in frontier:
-            for command in direction_commands(zm):
-                if len(out) >= NEARBY_ROOMS:
-                    break
-                vm.restore(origin)
-                reply = vm.step(command)
-                zm.refresh(vm.ram())
-                there = facts.place()
-                if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
-                    continue
-                seen.add(there.room)
-                reached.append(vm.snapshot())
-                out.append(reached[-1])
-        frontier = reached
+    for command in direction_commands(zm):
+        if len(out) >= NEARBY_ROOMS:
+            break
+        vm.restore(start)
+        reply = vm.step(command)
+        zm.refresh(vm.ram())
+        there = facts.place()
+        if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
+            continue
+        seen.add(there.room)
+        out.append(vm.snapshot())
     vm.restore(start)
     zm.refresh(vm.ram())
     return out
@@ -377,7 +369,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
     individual = _Individual(zm)
     properties: set[int] = set()
-    for here in [start, *_rooms_nearby(vm, zm, facts, start)]:
+    for here in [start, *_rooms_next_door(vm, zm, facts, start)]:
         found = _noise_here(vm, zm, facts, here, idle, individual)
         noise |= found.globals
         properties |= found.properties

@@ -193,6 +193,10 @@ class ObjectTable:
         self._prop_cache[obj] = result
         return result
 
+    def word_property(self, obj: int, number: int) -> Property | None:
+        """The object's property ``number`` if it holds one word (an object, an address), else None."""
+        return next((p for p in self.properties(obj) if p.number == number and p.length == 2), None)
+
     def property_words(self, obj: int) -> list[int]:
         """Every 16-bit value held in the object's properties (for vocabulary lookups)."""
         memory = self._memory
@@ -218,7 +222,7 @@ class ObjectTable:
         if cached is not None:
             return cached
         entries: list[tuple[int, int, int]] = []
-        prop = next((p for p in self.properties(obj) if p.number == 3 and p.length == 2), None)
+        prop = self.word_property(obj, 3)
         memory, limit = self._memory, self._header.static_memory
         complete = False
         if prop is not None:

@@ -117,8 +117,8 @@ class PrintedNames:
             return ""
         addr = self._addr.get(obj)
         if addr is None:
-            addr = next((p.addr for p in self.zm.objects.properties(obj)
-                         if p.number == self.prop and p.length == 2), 0)
+            prop = self.zm.objects.word_property(obj, self.prop)
+            addr = prop.addr if prop is not None else 0
             self._addr[obj] = addr  # property tables never move: only the value can change
         if not addr:
             return ""
