@@ -37,3 +37,23 @@ def test_undo_works_in_v3() -> None:
     back = game.undo()
     assert back == game.opening
     assert game.step("look").score == 0
+
+
+def test_valid_actions_spell_out_words_the_v3_dictionary_cuts() -> None:
+    """v3 keeps six letters ("logboo"); commands use the whole word from the object's name, and still work."""
+    game = Game(ZIL)
+    seen: list[str] = []
+    for command in commands(ZIL_WALKTHROUGH):
+        seen += game.valid_actions()
+        if game.step(command).done:
+            break
+    words = {w for action in seen for w in action.split()}
+    assert "logbook" in words and "logboo" not in words
+    game = Game(ZIL)
+    for command in commands(ZIL_WALKTHROUGH):
+        valid = game.valid_actions()
+        spelled = [a for a in valid if "logbook" in a.split()]
+        if spelled:
+            assert game.peek(spelled[0]).state_hash != game.current.state_hash
+            break
+        game.step(command)

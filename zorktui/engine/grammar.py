@@ -85,13 +85,15 @@ def verb_groups(zm: ZMachine) -> list[str]:
             # A hand-written parser may flag no verbs at all: then every word
             # that is not some other part of speech is worth asking about.
             continue
-        if w.meta or not w.text.isalpha() or is_meta(w.text):
+        if not w.text.isalpha():
             continue
         key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
-        groups.setdefault(key, []).append(w.text)
+        # Meta words join their group so that it is dropped whole: Zork's
+        # "super" is a synonym of "superbrief" (stored as "superb").
+        groups.setdefault(key, []).append("" if w.meta else w.text)
     out = []
     for words in groups.values():
-        if any(is_meta(m) for m in words):
+        if any(not m or is_meta(m) for m in words):
             continue
         preferred = [p for p in PREFERRED if p in words]
         out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))

@@ -122,6 +122,20 @@ class _Surroundings:
     world: bytes
 
 
+def _spelled_out(word: str, name_words: list[str], resolution: int) -> str:
+    """The whole word for a dictionary word cut to the story's resolution, where the object's name has it.
+
+    The dictionary keeps only the first few letters ("mailbo" in a v3 story);
+    the parser reads no further, so "open mailbox" means the same to the game
+    and reads better to a person or a language model.
+    """
+    if len(word) == resolution:
+        for whole in name_words:
+            if len(whole) > resolution and whole[:resolution] == word and whole.isalpha():
+                return whole
+    return word
+
+
 def _plainness(command: str) -> tuple[int, int, int]:
     """Sort key choosing the plainest of commands with the same effect ("take flask" over "eat flask")."""
     words = command.split()
@@ -200,8 +214,8 @@ class ActionFinder:
         if others.get(best, 0):
             unique = [w for w in vocab if not others.get(w, 0)]
             if unique:
-                return f"{unique[0]} {best}"
-        return best
+                best = f"{unique[0]} {best}"
+        return " ".join(_spelled_out(w, name_words, resolution) for w in best.split())
 
     def _vocabulary(self, obj: int) -> list[str]:
         return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])

@@ -1,0 +1,18 @@
+"""Verb groups from a dictionary: a group with a meta synonym is left out whole."""
+
+from types import SimpleNamespace
+
+from zorktui.engine.dictionary import DictWord
+from zorktui.engine.grammar import verb_groups
+
+
+def _verb(text: str, number: int) -> DictWord:
+    return DictWord(text=text, addr=0, verb=True, verb_number=number, meta=False, noun=False,
+                    preposition=False, adjective=False, direction=False, plural=False)
+
+
+def test_a_synonym_of_a_meta_verb_is_meta() -> None:
+    # Zork I: "super" shares a verb number with "superbrief", stored cut to "superb".
+    words = [_verb("take", 1), _verb("get", 1), _verb("superb", 2), _verb("super", 2), _verb("wait", 3)]
+    zm = SimpleNamespace(dictionary=SimpleNamespace(words=words))
+    assert verb_groups(zm) == ["take", "wait"]
