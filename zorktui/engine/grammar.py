@@ -75,6 +75,7 @@ def verb_groups(zm: ZMachine) -> list[str]:
         Verb words, sorted; meta verbs (save, score, ...) are left out.
     """
     groups: dict[int, list[str]] = {}
+    meta_groups: set[int] = set()
     words = zm.dictionary.words
     flagged = any(w.verb for w in words)
     for w in words:
@@ -88,12 +89,14 @@ def verb_groups(zm: ZMachine) -> list[str]:
         if not w.text.isalpha():
             continue
         key = w.verb_number if w.verb_number >= 0 else -1000 - len(groups)
-        # Meta words join their group so that it is dropped whole: Zork's
-        # "super" is a synonym of "superbrief" (stored as "superb").
-        groups.setdefault(key, []).append("" if w.meta else w.text)
+        if w.meta or is_meta(w.text):
+            # The whole group goes: Zork's "super" shares its verb number
+            # with "superbrief" (stored as "superb").
+            meta_groups.add(key)
+        groups.setdefault(key, []).append(w.text)
     out = []
-    for words in groups.values():
-        if any(not m or is_meta(m) for m in words):
+    for key, words in groups.items():
+        if key in meta_groups:
             continue
         preferred = [p for p in PREFERRED if p in words]
         out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))
