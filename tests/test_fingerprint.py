@@ -43,3 +43,15 @@ def test_a_refusal_is_not_a_change_in_an_inform7_game(tw_game: Any) -> None:
         assert "take knife" in valid
     finally:
         g.close()
+
+
+def test_taking_stock_with_something_in_hand_changes_nothing() -> None:
+    """The first list the library prints sets its list-style global: bookkeeping, not the world."""
+    from paths import BUNDLED
+
+    game = Game(BUNDLED)
+    taken = game.step("take flask")
+    assert taken.changed
+    for command in ("inventory", "look", "inventory"):
+        turn = game.step(command)
+        assert not turn.changed and turn.state_hash == taken.state_hash, command
