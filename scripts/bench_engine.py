@@ -137,44 +137,47 @@ def reference_path(story: Path, walkthrough: list[str], walk: int, seed: int, re
     return paths
 
 
-def finder_from_revision(revision: str):
-    """The ActionFinder class of ``zorktui/engine/valid_actions.py`` at a git revision (for before/after).
+def engine_from_revision(revision: str) -> tuple[type, type]:
+    """(Game, ActionFinder) of the whole package at a git revision, for before/after runs.
 
-    The module is loaded under another name next to today's; it must import
-    only engine modules whose interfaces are unchanged since.
+    The revision's ``zorktui`` is unpacked into a temporary folder under
+    another name (its imports rewritten), so its finder runs on its own
+    interpreter wrapper, fingerprint and facts, not on today's.
     """
-    import importlib.util
+    import importlib
+    import io
+    import re
     import subprocess
     import sys
+    import tarfile
     import tempfile
 
-    source = subprocess.run(
-        ["git", "show", f"{revision}:zorktui/engine/valid_actions.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(source)
-    spec = importlib.util.spec_from_file_location(f"valid_actions_{revision}", f.name)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        Path(f.name).unlink()
-    return module.ActionFinder
+    name = "zorktui_" + re.sub(r"\W", "_", revision)
+    archive = subprocess.run(["git", "archive", revision, "zorktui"], cwd=ROOT, check=True, capture_output=True).stdout
+    folder = Path(tempfile.mkdtemp(prefix="bench-engine-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "zorktui").rename(folder / name)
+    for source in (folder / name).rglob("*.py"):
+        text = source.read_text()
+        source.write_text(re.sub(r"\bzorktui\.(?=\w)", f"{name}.", text))
+    sys.path.insert(0, str(folder))
+    game = importlib.import_module(f"{name}.engine.game").Game
+    finder = importlib.import_module(f"{name}.engine.valid_actions").ActionFinder
+    return game, finder
 
 
 def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, parallel: bool | None):
     """Per finder: (ms per new state, candidates played per new state, (found, reference) outcomes, misses).
 
-    Each finder searches its own copy of the game; the copies are stepped in
-    lockstep and searched one after the other in every state, so a machine
-    busy with something else slows all of them alike.
+    ``finders`` maps a name to a (Game, ActionFinder) pair. Each finder
+    searches its own copy of the game; the copies are stepped in lockstep and
+    searched one after the other in every state, so a machine busy with
+    something else slows all of them alike.
     """
-    from zorktui.engine.game import Game
-
     games = {}
-    for name, finder_class in finders.items():
-        game = Game(story)
+    for name, (game_class, finder_class) in finders.items():
+        game = game_class(story)
         game._finder = finder_class(game, parallel=parallel)
         games[name] = game
     out = {name: ([], [], [0, 0], []) for name in finders}
@@ -233,11 +236,12 @@ def main() -> None:
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
 
     paths = reference_path(args.story, walk, args.walk, args.seed, recall=not args.no_recall)
+    from zorktui.engine.game import Game
     from zorktui.engine.valid_actions import ActionFinder
 
-    finders = {"now": ActionFinder}
+    finders = {"now": (Game, ActionFinder)}
     if args.against:
-        finders = {args.against: finder_from_revision(args.against), **finders}
+        finders = {args.against: engine_from_revision(args.against), **finders}
     mode = "serial" if args.serial else "default"
     for path, (commands, refs) in paths.items():
         results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)

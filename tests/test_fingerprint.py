@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from paths import BUNDLED
 from zorktui.engine.fingerprint import flickering_attributes
 from zorktui.engine.game import Game
 
@@ -55,3 +56,45 @@ def test_taking_stock_with_something_in_hand_changes_nothing() -> None:
     for command in ("inventory", "look", "inventory"):
         turn = game.step(command)
         assert not turn.changed and turn.state_hash == taken.state_hash, command
+
+
+def test_the_objects_digester_agrees_with_hashing_and_sees_a_change() -> None:
+    """Remembered digests are reused only for memory equal to the letter."""
+    from zorktui.engine.fingerprint import globals_of
+
+    g = Game(BUNDLED)
+    try:
+        fingerprint = g.fingerprint
+        digest = fingerprint.objects_digester(remember=2)
+        start = g.vm.snapshot()
+        seen: dict[str, bytes] = {}
+        # Refusals leave the objects alone; "take flask" moves one; repeats hit the memory.
+        for command in ["eat boat", "take flask", "wait", "eat boat", "take flask", "look", "take flask"]:
+            g.vm.restore(start)
+            g.vm.play(command)
+            ram = g.vm.ram()
+            assert digest(ram) == fingerprint.objects_only(ram)
+            seen[command] = digest(ram)
+            kept = fingerprint.kept_globals(ram)
+            plain = globals_of(g.zm, ram).copy()
+            plain[sorted(fingerprint.noise_globals)] = 0
+            assert np.array_equal(kept, plain)
+        assert seen["take flask"] != seen["wait"]
+        assert seen["eat boat"] == seen["wait"] == seen["look"]
+        g.vm.restore(start)
+    finally:
+        g.close()
+
+
+def test_playing_a_command_leaves_memory_as_stepping_does() -> None:
+    g = Game(BUNDLED)
+    try:
+        start = g.vm.snapshot()
+        g.vm.step("take flask")
+        stepped = g.vm.ram().copy()
+        g.vm.restore(start)
+        g.vm.play("take flask")
+        assert np.array_equal(g.vm.ram(), stepped)
+        g.vm.restore(start)
+    finally:
+        g.close()

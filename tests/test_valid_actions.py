@@ -154,3 +154,28 @@ def test_a_door_meets_its_key_with_six_things_carried() -> None:
         assert "open door with key" in game.valid_actions()
     finally:
         game.close()
+
+
+def test_a_search_of_cheap_commands_keeps_to_one_thread() -> None:
+    """On a small ZIL story a command costs microseconds: handing half to the twin would cost more."""
+    from zorktui.engine.valid_actions import ActionFinder
+
+    game = Game(ZIL)
+    finder = ActionFinder(game, parallel=True)
+    try:
+        first = finder.find()  # measures what a command costs here
+        assert finder._per_command is not None
+        handed: list[int] = []
+        if finder._pool is not None:
+            submit = finder._pool.submit
+            finder._pool.submit = lambda *a, **k: handed.append(1) or submit(*a, **k)  # type: ignore[method-assign]
+        game.step("take cotton wick")
+        found = finder.find()
+        assert handed == []
+        assert first and found
+        serial = ActionFinder(game, parallel=False)
+        assert serial.find() == found
+        serial.close()
+    finally:
+        finder.close()
+        game.close()

@@ -12,6 +12,7 @@ looking, taking inventory, examining), and counters that tick once a turn.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import hashlib
 
@@ -56,7 +57,14 @@ class Fingerprinter:
         ranges = list(self._layout)
         size = self.zm.dynamic_size
         self._objects_index = _index_for(ranges, size)
-        self._kept = np.array([g for g in range(240) if g not in self.noise_globals], dtype=np.intp)
+        # The bytes from the first object byte to the last: other data lies
+        # between, but a stretch equal byte for byte holds equal objects.
+        if len(self._objects_index):
+            self._objects_span = slice(int(self._objects_index[0]), int(self._objects_index[-1]) + 1)
+        else:
+            self._objects_span = slice(0, 0)
+        self._kept_mask = np.array([0 if g in self.noise_globals else 0xFFFF for g in range(240)], dtype=np.uint16)
+        self._globals = slice(start, start + 480)
         for g in range(240):
             if g not in self.noise_globals:
                 ranges.append((start + 2 * g, start + 2 * g + 2))
@@ -70,19 +78,46 @@ class Fingerprinter:
         self._objects_mask = mask[self._objects_index] if self.noise_attributes else None
         self._mask = mask[self._index] if self.noise_attributes else None
 
-    def objects_only(self, ram: np.ndarray) -> str:
-        """Fingerprint of the object table and property values alone."""
-        data = ram[self._objects_index]
+    def objects_only(self, ram: np.ndarray) -> bytes:
+        """Fingerprint of the object table and property values alone (8 bytes).
+
+        Taken once per candidate command of a valid-action search, so it
+        hashes the gathered bytes in place rather than through a copy.
+        """
+        data = ram.take(self._objects_index)
         if self._objects_mask is not None:
-            data = data & self._objects_mask
-        return hashlib.blake2b(data.tobytes(), digest_size=8).hexdigest()
+            data &= self._objects_mask
+        return hashlib.blake2b(data, digest_size=8).digest()
+
+    def objects_digester(self, remember: int = 4) -> Callable[[np.ndarray], bytes]:
+        """:meth:`objects_only` that remembers the bytes behind the last few digests it made.
+
+        Nearly every command a valid-action search plays leaves the objects as
+        one of the last few commands did (a refusal moves nothing): 97-99% on
+        Zork I and the bundled game. Comparing the stretch of memory that
+        holds them costs a fraction of gathering and hashing it, and bytes
+        equal to the letter give the same digest. Not thread-safe: one
+        digester per thread.
+        """
+        span = self._objects_span
+        recent: list[tuple[bytes, bytes]] = []
+
+        def digest(ram: np.ndarray) -> bytes:
+            raw = ram[span].tobytes()
+            for seen, known in recent:
+                if seen == raw:
+                    return known
+            made = self.objects_only(ram)
+            recent.insert(0, (raw, made))
+            del recent[remember:]
+            return made
+
+        return digest
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
-        values = globals_of(self.zm, ram)
-        out = np.zeros(240, dtype=np.uint16)
-        out[self._kept] = values[self._kept]
-        return out
+        # The globals are big-endian words: read them as such, no shifting.
+        return np.bitwise_and(ram[self._globals].view(">u2"), self._kept_mask, dtype=np.uint16)
 
     def __call__(self, ram: np.ndarray) -> str:
         """Fingerprint of the world in ``ram`` (16 hex digits)."""

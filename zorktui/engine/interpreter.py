@@ -6,6 +6,7 @@ memory images and snapshots.
 
 from __future__ import annotations
 
+import ctypes
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,37 @@ from numpy.ctypeslib import as_ctypes
 
 #: jericho truncates longer commands; we refuse them instead of sending half a command.
 MAX_COMMAND_BYTES = 198
+
+#: The quick calls of a restore and a memory read, with their C signatures.
+_QUICK_CALLS: dict[str, list[Any]] = {
+    "setRng": [ctypes.c_long, ctypes.c_int, ctypes.c_int],
+    "setRAM": [ctypes.c_void_p],
+    "setStack": [ctypes.c_void_p],
+    "setPC": [ctypes.c_int],
+    "setSP": [ctypes.c_int],
+    "setFP": [ctypes.c_int],
+    "set_opcode": [ctypes.c_int],
+    "setFrameCount": [ctypes.c_int],
+    "set_narrative_text": [ctypes.c_char_p],
+    "getRAM": [ctypes.c_void_p],
+}
+
+
+def _holding_the_gil(lib: Any) -> Any:
+    """The same loaded library, with its quick calls made without releasing the GIL.
+
+    ctypes releases the GIL around every call into a plain ``CDLL``. For a
+    call of a microsecond that only costs: with a second interpreter in
+    another thread, the two threads hand the GIL back and forth on every one
+    of a restore's nine calls. Only :meth:`Interpreter.step`, which runs the
+    game, needs to let the other thread run.
+    """
+    quick = ctypes.PyDLL("libfrotz (quick calls)", handle=lib._handle)
+    for name, argtypes in _QUICK_CALLS.items():
+        function = getattr(quick, name)
+        function.argtypes = argtypes
+        function.restype = None
+    return quick
 
 
 @dataclass(frozen=True)
@@ -45,6 +77,11 @@ class Interpreter:
             warnings.simplefilter("ignore")
             self._env = jericho.FrotzEnv(zcode_path, seed=max(1, seed))
         self._lib = self._env.frotz_lib
+        self._quick = _holding_the_gil(self._lib)
+        # The same step, returning nothing: no bytes object made of the screen.
+        self._run = self._lib["step"]
+        self._run.argtypes = [ctypes.c_char_p]
+        self._run.restype = None
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         self._ram_c = as_ctypes(self._ram)
         self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
@@ -78,9 +115,18 @@ class Interpreter:
         data = command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES]
         return self._lib.step(data + b"\n").decode("cp1252", errors="replace")
 
+    def play(self, command: str) -> None:
+        """Send one command and run to the next input request, leaving its text unread.
+
+        For the valid-action search, which looks only at the memory after a
+        command: reading back and decoding the screen would be wasted.
+        """
+        data = command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES]
+        self._run(data + b"\n")
+
     def ram(self) -> np.ndarray:
         """The current dynamic memory (a buffer reused between calls: copy to keep)."""
-        self._lib.getRAM(self._ram_c)
+        self._quick.getRAM(self._ram_c)
         return self._ram
 
     def snapshot(self) -> Snapshot:
@@ -102,7 +148,7 @@ class Interpreter:
             # Holding the state keeps its arrays alive, so the pointers stay valid.
             self._restoring = (snap.state, as_ctypes(ram), as_ctypes(stack))
         _state, ram_c, stack_c = self._restoring
-        lib = self._lib
+        lib = self._quick
         lib.setRng(*rng)
         lib.setRAM(ram_c)
         lib.setStack(stack_c)

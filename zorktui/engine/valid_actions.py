@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -84,6 +85,10 @@ MAX_PAIRS = 32
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
 PARALLEL_MIN = 4
+#: Nor below this much work (seconds) in a batch: on a small ZIL story a
+#: command costs a few microseconds, and handing half a batch to the twin
+#: (a thread switch, the GIL passed back and forth) cost more than it saved.
+PARALLEL_MIN_SECONDS = 0.002
 #: A world global that changed between this many pairs of searched states is
 #: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
 VOLATILE_AFTER = 2
@@ -158,6 +163,8 @@ class ActionFinder:
             parallel = (os.cpu_count() or 1) > 1
         self.parallel = parallel
         self._twin: Interpreter | None = None
+        # Seconds of one core per command played, as measured (None: not yet).
+        self._per_command: float | None = None
         self._pool: ThreadPoolExecutor | None = None
         self.templates: Templates | None = None
         self._directions = direction_commands(game.zm)
@@ -355,36 +362,49 @@ class ActionFinder:
         return self._inferring_cache[1]
 
     # -------------------------------------------------------------- search
-    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[str, np.ndarray]]:
+    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
         """Play each command from ``start`` on ``vm``: (objects hash, kept globals) after each."""
         fingerprint = self.game.fingerprint
+        objects_digest = fingerprint.objects_digester()
         out = []
         for command in commands:
             vm.restore(start)
-            vm.step(command)
+            vm.play(command)
             ram = vm.ram()
-            out.append((fingerprint.objects_only(ram), fingerprint.kept_globals(ram)))
+            out.append((objects_digest(ram), fingerprint.kept_globals(ram)))
         return out
 
-    def _play(self, start: Snapshot, commands: list[str]) -> list[tuple[str, np.ndarray]]:
+    def _play(self, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
         """Play each command from ``start``; results in the order of ``commands``.
 
         With ``parallel``, every other command goes to the twin interpreter in
         the worker thread. Interleaving (rather than halves) keeps the two
         shares even: two-object commands, the dearest, come last.
         """
-        if not self.parallel or len(commands) < PARALLEL_MIN:
-            return self._play_on(self.game.vm, start, commands)
+        began = time.perf_counter()
+        worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
+        if not self.parallel or len(commands) < PARALLEL_MIN or not worth_twin:
+            out = self._play_on(self.game.vm, start, commands)
+            self._measured(time.perf_counter() - began, len(commands))
+            return out
         if self._twin is None:
             self._twin = self.game.vm.twin()
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="valid-actions")
+            began = time.perf_counter()  # loading the twin is not what a command costs
         assert self._pool is not None
         theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2])
         mine = self._play_on(self.game.vm, start, commands[0::2])
-        out: list[tuple[str, np.ndarray]] = [("", np.empty(0))] * len(commands)
+        out: list[tuple[bytes, np.ndarray]] = [(b"", np.empty(0))] * len(commands)
         out[0::2] = mine
         out[1::2] = theirs.result()
+        self._measured(2 * (time.perf_counter() - began), len(commands))
         return out
+
+    def _measured(self, seconds: float, commands: int) -> None:
+        """Update the running cost of one command (seconds of one core)."""
+        if commands:
+            cost = seconds / commands
+            self._per_command = cost if self._per_command is None else 0.7 * self._per_command + 0.3 * cost
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
@@ -520,8 +540,8 @@ class ActionFinder:
         keep = np.ones(len(idle_globals), dtype=bool)
         keep[list(self._scratch)] = False
 
-        def state_key(objects_hash: str, globals_: np.ndarray) -> bytes:
-            return objects_hash.encode() + globals_[keep].tobytes()
+        def state_key(objects_hash: bytes, globals_: np.ndarray) -> bytes:
+            return objects_hash + globals_[keep].tobytes()
 
         idle_keys = {state_key(h, g) for h, g in baselines}
         keys = [state_key(h, g) for *_c, h, g in results]
