@@ -143,7 +143,24 @@ class Interpreter:
         if len(snap.state) != 9:  # not the layout this was written against: let jericho do it
             self._env.set_state(snap.state)
             return
-        ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = snap.state
+        narrative = snap.state[-1]
+        self._set_machine(snap)
+        self._quick.set_narrative_text(narrative)
+
+    def rewind(self, snap: Snapshot) -> None:
+        """:meth:`restore` for a command to follow at once: the last reply's text is left as it is.
+
+        The text of the reply before a snapshot is kept only for jericho's
+        own reading of it, and the next command overwrites it; the
+        valid-action search rewinds hundreds of times per state.
+        """
+        if len(snap.state) != 9:
+            self.restore(snap)
+            return
+        self._set_machine(snap)
+
+    def _set_machine(self, snap: Snapshot) -> None:
+        ram, stack, pc, sp, fp, frame_count, opcode, rng, _narrative = snap.state
         if self._restoring is None or self._restoring[0] is not snap.state:
             # Holding the state keeps its arrays alive, so the pointers stay valid.
             self._restoring = (snap.state, as_ctypes(ram), as_ctypes(stack))
@@ -157,7 +174,6 @@ class Interpreter:
         lib.setFP(fp)
         lib.set_opcode(opcode)
         lib.setFrameCount(frame_count)
-        lib.set_narrative_text(narrative)
 
     def halted(self) -> bool:
         """The story has stopped running (it quit, or the interpreter failed)."""

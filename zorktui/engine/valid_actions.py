@@ -50,7 +50,7 @@ import hashlib
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -118,6 +118,7 @@ class _Surroundings:
         signatures: Per object in scope, what it looks like to the library.
         around: The objects held (with their states) and the objects in scope.
         world: The world globals that change rarely (flags).
+        contexts: One-object contexts made so far in this state, per (object, productive, inferring).
     """
 
     states: dict[int, bytes]
@@ -125,6 +126,7 @@ class _Surroundings:
     signatures: dict[int, bytes]
     around: bytes
     world: bytes
+    contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
 
 
 def _spelled_out(word: str, name_words: list[str], resolution: int) -> str:
@@ -346,12 +348,18 @@ class ActionFinder:
         """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
         if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
             return b"".join(here.states[o] for o in objs)
-        parts = [here.chains[o] for o in objs]
-        if template in self._productive:
-            parts.append(here.world)
-        if len(objs) == 1 and template.split()[0] in self._inferring:
-            parts.append(here.around)
-        return hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
+        # One object: the same for every template alike in the two flags, so
+        # made once per object and flags rather than once per candidate.
+        key = (objs[0], template in self._productive, template.split()[0] in self._inferring)
+        known = here.contexts.get(key)
+        if known is None:
+            parts = [here.chains[objs[0]]]
+            if key[1]:
+                parts.append(here.world)
+            if key[2]:
+                parts.append(here.around)
+            known = here.contexts[key] = hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
+        return known
 
     @property
     def _inferring(self) -> set[str]:
@@ -362,16 +370,18 @@ class ActionFinder:
         return self._inferring_cache[1]
 
     # -------------------------------------------------------------- search
-    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
-        """Play each command from ``start`` on ``vm``: (objects hash, kept globals) after each."""
+    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[bytes, bytes]]:
+        """Play each command from ``start`` on ``vm``: (objects hash, raw globals) after each."""
         fingerprint = self.game.fingerprint
         objects_digest = fingerprint.objects_digester()
+        raw_globals = fingerprint.raw_globals
         out = []
         for command in commands:
-            vm.restore(start)
+            vm.rewind(start)
             vm.play(command)
             ram = vm.ram()
-            out.append((objects_digest(ram), fingerprint.kept_globals(ram)))
+            out.append((objects_digest(ram), raw_globals(ram)))
+        vm.restore(start)  # with the reply's text, as a search leaves the game
         return out
 
     def _play(self, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
@@ -381,12 +391,14 @@ class ActionFinder:
         the worker thread. Interleaving (rather than halves) keeps the two
         shares even: two-object commands, the dearest, come last.
         """
+        if not commands:
+            return []
         began = time.perf_counter()
         worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
         if not self.parallel or len(commands) < PARALLEL_MIN or not worth_twin:
-            out = self._play_on(self.game.vm, start, commands)
+            played = self._play_on(self.game.vm, start, commands)
             self._measured(time.perf_counter() - began, len(commands))
-            return out
+            return self._read(played)
         if self._twin is None:
             self._twin = self.game.vm.twin()
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="valid-actions")
@@ -394,11 +406,16 @@ class ActionFinder:
         assert self._pool is not None
         theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2])
         mine = self._play_on(self.game.vm, start, commands[0::2])
-        out: list[tuple[bytes, np.ndarray]] = [(b"", np.empty(0))] * len(commands)
-        out[0::2] = mine
-        out[1::2] = theirs.result()
+        played: list[tuple[bytes, bytes]] = [(b"", b"")] * len(commands)
+        played[0::2] = mine
+        played[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
-        return out
+        return self._read(played)
+
+    def _read(self, played: list[tuple[bytes, bytes]]) -> list[tuple[bytes, np.ndarray]]:
+        """(objects hash, kept globals) per command, the globals of all read in one go."""
+        table = self.game.fingerprint.kept_globals_of([raw for _digest, raw in played])
+        return [(digest, row) for (digest, _raw), row in zip(played, table)]
 
     def _measured(self, seconds: float, commands: int) -> None:
         """Update the running cost of one command (seconds of one core)."""
@@ -506,13 +523,15 @@ class ActionFinder:
         for command, template, objs in self._candidates(held, scope, here.signatures):
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
-            like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
             if objs:
                 memo = self._memo.get((template, objs))
+                if memo is not None and memo[0] == context and not memo[1]:
+                    stats.skipped += 1  # the commonest case: nothing it depends on has changed
+                    continue
+            # What the candidate looks like to the library (built only for those that get this far).
+            like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
+            if objs:
                 if memo is not None and memo[0] == context:
-                    if not memo[1]:
-                        stats.skipped += 1
-                        continue
                     steady.add((template, objs))
                     if memo[2] is not None:
                         followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
