@@ -72,6 +72,7 @@ from zorktui.engine.grammar import (
 
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.pairs import order_pairs
+from zorktui.engine.sight import Sight
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -191,6 +192,7 @@ class ActionFinder:
         self._names_by_scope: dict[bytes, dict[int, list[str]]] = {}
         self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
+        self._sight: Sight | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
 
     # --------------------------------------------------------------- naming
@@ -259,6 +261,34 @@ class ActionFinder:
                 if words:
                     self._probed[o] = words
         self._names_here = names
+
+    def _in_sight(self, held: list[int], scope: list[int], here: _Surroundings) -> list[int]:
+        """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
+
+        Every command naming such a thing ends in "You can't see any such
+        thing", so none of them need playing. Only things held by something
+        other than the room or the player are asked about (see :class:`Sight`).
+        """
+        game = self.game
+        if self._sight is None:
+            self._sight = Sight(game.zm)
+        place = game.facts.place()
+        if place is None:
+            return scope
+        around = (place.room, game.facts.player)
+        parent = game.zm.objects.parent
+        things: dict[int, tuple[str, bytes]] = {}
+        sure: list[tuple[int, str]] = []
+        for obj in scope:
+            word = self._object_word(obj, scope)
+            if not word:
+                continue
+            if obj in held or (parent(obj) == place.room and not place.dark):
+                sure.append((obj, word))
+            elif parent(obj) not in around:
+                things[obj] = (word, here.chains[obj])
+        unseen = self._sight.unseen(game.vm, things, sure)
+        return [obj for obj in scope if obj not in unseen]
 
     def _object_state(self, obj: int) -> bytes:
         # Parent, attributes and property values; not sibling/child, which
@@ -500,6 +530,7 @@ class ActionFinder:
         here = self._surroundings(held, scope, vm.ram())
         self._probe_names(scope, here.chains)
         vm.restore(start)
+        scope = self._in_sight(held, scope, here)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
             self.templates = templates_from_grammar(zm) or learn_templates(vm, zm, held_word)
