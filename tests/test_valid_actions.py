@@ -193,3 +193,43 @@ def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
         finder.close()
         serial.close()
         game.close()
+
+
+def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
+    """What failed on the flask at the landing stage is not played there again after a walk.
+
+    Only the last context of each candidate used to be kept: the walk north
+    gave the flask another one (the room is in its context), so the return
+    played every verb on it again. The search still finds what a full
+    search finds.
+    """
+    from zorktui.engine.valid_actions import ActionFinder
+
+    game = Game(BUNDLED)
+    finder = ActionFinder(game, parallel=False)
+    played: list[str] = []
+    play_on = finder._play_on
+    finder._play_on = lambda vm, start, cmds: played.extend(cmds) or play_on(vm, start, cmds)  # type: ignore[method-assign]
+    try:
+        game.step("take flask")
+        first = set(finder.find())
+        flask = game.current.inventory[0].id
+        word = finder._object_word(flask, [flask])
+        assert word
+        failed_here = {c for c in played if c.split()[1:] == word.split() and c not in first}
+        assert len(failed_here) > 10
+        game.step("north")
+        finder.find()
+        game.step("south")
+        played.clear()
+        back = finder.find()
+        # (A verb that has worked somewhere since, "go" and "climb", also waits
+        # on the world's flags, which the walk changed: those are played again.)
+        productive = {t.split()[0] for t in finder._productive}
+        assert not {c for c in failed_here & set(played) if c.split()[0] not in productive}
+        full = ActionFinder(game, parallel=False)
+        assert back == full.find()
+        full.close()
+    finally:
+        finder.close()
+        game.close()

@@ -90,6 +90,8 @@ PARALLEL_MIN = 4
 #: command costs a few microseconds, and handing half a batch to the twin
 #: (a thread switch, the GIL passed back and forth) cost more than it saved.
 PARALLEL_MIN_SECONDS = 0.002
+#: How many contexts a candidate is remembered to have failed in (the latest kept).
+FAILED_CONTEXTS = 8
 #: A world global that changed between this many pairs of searched states is
 #: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
 VOLATILE_AFTER = 2
@@ -178,6 +180,11 @@ class ActionFinder:
         # (template, objects) -> (context digest, changed the world?, the
         # candidate it had the same effect as, if not itself the one kept)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
+        # (template, objects) -> the last few contexts it changed nothing in. A
+        # thing carried, or scenery the library moves along with the player
+        # (Inform's sky and sea), is in another context in every room; back in
+        # a room, its context is one it already failed in.
+        self._failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]] = {}
         # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
         self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
         self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
@@ -456,6 +463,7 @@ class ActionFinder:
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
         self._memo.clear()
+        self._failed_in.clear()
         self._failed_like.clear()
         self._worked_like.clear()
 
@@ -556,8 +564,10 @@ class ActionFinder:
             context = self._context(template, objs, here) if objs else b""
             if objs:
                 memo = self._memo.get((template, objs))
-                if memo is not None and memo[0] == context and not memo[1]:
-                    stats.skipped += 1  # the commonest case: nothing it depends on has changed
+                if (memo is not None and memo[0] == context and not memo[1]) or context in self._failed_in.get(
+                    (template, objs), ()
+                ):
+                    stats.skipped += 1  # the commonest case: it failed before in the same context
                     continue
             # What the candidate looks like to the library (built only for those that get this far).
             like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
@@ -624,6 +634,10 @@ class ActionFinder:
             changed = k not in idle_keys
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
+                if not changed:
+                    failed = self._failed_in.setdefault((template, objs), [])
+                    failed.insert(0, context)
+                    del failed[FAILED_CONTEXTS:]
                 (self._worked_like if changed else self._failed_like).add(like)
                 if changed and len(objs) == 2:
                     slots = self._worked_slots.setdefault(template, (set(), set()))
