@@ -77,3 +77,36 @@ def test_a_parser_without_a_noun_variable_sees_everything() -> None:
         assert np.array_equal(game.vm.ram(), memory)
     finally:
         game.close()
+
+
+def test_the_turn_shows_what_is_in_the_chest_only_once_it_is_open() -> None:
+    """``Turn.visible`` feeds the Room panel, the agent's prompt and the memory: no peeking into shut things."""
+    game = _walk_to(BUNDLED, BUNDLED_WALKTHROUGH, "open chest")
+    try:
+        names = {o.name for o in game.current.visible}
+        assert "sea chest" in names and "spare mantle" not in names
+        assert game.sight.asked  # the turn asked the parser...
+        # ...and its state hash is still that of the game's memory, not of a question's.
+        assert game.current.state_hash == game.fingerprint(game.vm.ram().copy())
+        assert "spare mantle" in {o.name for o in game.step("open chest").visible}
+        assert "spare mantle" not in {o.name for o in game.step("close chest").visible}
+    finally:
+        game.close()
+
+
+def test_an_answer_is_asked_again_in_the_dark_or_when_anything_in_scope_changes() -> None:
+    """A lamp lit (even one on the floor) or the room going dark may change what the parser sees."""
+    from zorktui.engine.sight import situations
+
+    game = _walk_to(BUNDLED, BUNDLED_WALKTHROUGH, "open chest")
+    try:
+        mantle, chest, lantern = (_object(game, n) for n in ("spare mantle", "sea chest", "brass lantern"))
+        scope = [mantle, chest, lantern]
+        lit = situations(game.zm, [mantle], scope, dark=False)
+        assert situations(game.zm, [mantle], scope, dark=False) == lit
+        assert situations(game.zm, [mantle], scope, dark=True) != lit
+        game.step("light lantern with matches")
+        game.zm.refresh(game.vm.ram())
+        assert situations(game.zm, [mantle], scope, dark=False) != lit
+    finally:
+        game.close()

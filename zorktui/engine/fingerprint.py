@@ -189,3 +189,21 @@ def ticking(before: np.ndarray, after1: np.ndarray, after2: np.ndarray) -> set[i
     b = after1.astype(np.int32)
     c = after2.astype(np.int32)
     return set(np.flatnonzero((b - a == 1) & (c - b == 1)).tolist())
+
+
+def object_state(zm: ZMachine, obj: int, noise_properties: frozenset[int] = frozenset()) -> bytes:
+    """Digest of one object's own state: parent, attributes and property values (8 bytes).
+
+    Not its sibling and child links, which change whenever a neighbour
+    moves; with Inform's individual properties (a vegetable's cut state),
+    less those in ``noise_properties`` (the library's bookkeeping).
+    """
+    objects = zm.objects
+    entry = objects.entry(obj)
+    parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), objects.parent(obj).to_bytes(2, "big")]
+    for prop in objects.properties(obj):
+        if prop.addr < zm.dynamic_size:
+            parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
+    for start, end in objects.individual_ranges(obj, noise_properties):
+        parts.append(bytes(zm.memory[start:end]))
+    return hashlib.blake2b(b"".join(parts), digest_size=8).digest()

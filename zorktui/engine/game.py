@@ -12,12 +12,13 @@ import numpy as np
 from zorktui.engine import calibrate
 from zorktui.engine.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
 from zorktui.engine.errors import GameError
-from zorktui.engine.facts import FactReader
+from zorktui.engine.facts import FactReader, Place
 from zorktui.engine.fingerprint import Fingerprinter
 from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
+from zorktui.engine.sight import Sight, naming_words, situations
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
-from zorktui.engine.turn import Turn
+from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.engine.zmachine import ZMachine
 
 DEFAULT_UNDO_LEVELS = 200
@@ -72,6 +73,7 @@ class Game:
         self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
         self._status = ""
+        self.sight = Sight(self.zm)
         self.current = self._make_turn(0, None, raw, previous=None)
         self.opening = self.current
         if not self.story.title:
@@ -90,6 +92,30 @@ class Game:
         """Number of the current turn (0 before the first command)."""
         return self.current.turn
 
+    def _in_sight(self, visible: tuple[ObjectRef, ...], place: Place,
+                  inventory: tuple[ObjectRef, ...]) -> tuple[ObjectRef, ...]:
+        """``visible`` less the things inside others that the parser cannot see (the shut mailbox's leaflet).
+
+        The object tree holds them either way; the parser is asked (see
+        :class:`~zorktui.engine.sight.Sight`), once per situation. The agent's
+        prompt and the memory read ``visible``: a thing in a shut box is not
+        something the player can see.
+        """
+        inside = [o.id for o in visible if o.parent != place.room]
+        if not inside:
+            return visible
+        everything = [o.id for o in inventory] + [o.id for o in visible]
+        words = naming_words(self.zm, everything)
+        asked = [o for o in inside if o in words]
+        if not asked:
+            return visible
+        keys = situations(self.zm, asked, everything, place.dark, self.fingerprint.noise_properties)
+        sure = [(o.id, words[o.id]) for o in inventory if o.id in words]
+        if not place.dark:
+            sure += [(o.id, words[o.id]) for o in visible if o.parent == place.room and o.id in words]
+        unseen = self.sight.unseen(self.vm, {o: (words[o], keys[o]) for o in asked}, sure)
+        return tuple(o for o in visible if o.id not in unseen) if unseen else visible
+
     def _make_turn(self, number: int, command: str | None, raw: str, previous: Turn | None) -> Turn:
         ram = self.vm.ram()
         self.zm.refresh(ram)
@@ -105,7 +131,7 @@ class Game:
         place = facts.place()
         location = facts.room_ref(place.room, self._status) if place else None
         inventory = facts.inventory()
-        visible = facts.visible(place.room) if place else ()
+        visible = self._in_sight(facts.visible(place.room), place, inventory) if place else ()
         done, victory, dead = ending_in(parts.narrative)
         if self.vm.supported:
             won, over = self.vm.bound_ending()
@@ -204,6 +230,7 @@ class Game:
         other._start = self._start
         other.facts = self.facts.copy_for(other.zm)
         other.fingerprint = self.fingerprint
+        other.sight = Sight(other.zm)  # its own: a planner asks from another thread
         other._max_score = self._max_score
         other.opening = self.opening
         other.set_state(self.state())

@@ -3,15 +3,18 @@
 The object tree puts the leaflet in the mailbox whether the mailbox is open
 or shut, and which attributes mean "open" or "transparent" differs from one
 library (and one ZIL game) to the next. So for a thing inside or on another
-thing, the parser itself is asked: from a state where "examine me" has put
-the player in its noun variable, "examine WORD" for the thing; if the noun
-variable then holds the thing, the parser can see it. An answer holds while
-neither the thing nor anything holding it changes.
+thing, the parser itself is asked: from a state where "examine" of a thing
+surely in sight has put that thing in the parser's noun variable, "examine
+WORD" for the thing asked about; if the noun variable then holds it, the
+parser can see it. An answer holds while the thing, its holders,
+everything in scope and the dark stay as they were (see :func:`situations`).
 """
 
 from __future__ import annotations
 
-from zorktui.engine.fingerprint import globals_of
+import hashlib
+
+from zorktui.engine.fingerprint import globals_of, object_state
 from zorktui.engine.interpreter import Interpreter
 from zorktui.engine.zmachine import ZMachine
 
@@ -90,6 +93,9 @@ class Sight:
             return out
         finally:
             vm.restore(start)
+            # The memory buffer is shared: a caller holding it (Game.step,
+            # before hashing the state) must see the state it had, not a question's.
+            vm.ram()
 
     def _find_nouns(self, vm: Interpreter, start: object, sure: list[tuple[int, str]]) -> bool:
         """Find the noun variable from two things surely in sight (a few tries over a game, then give up)."""
@@ -107,3 +113,51 @@ class Sight:
         if nouns:
             self.nouns = sorted(nouns)
         return bool(nouns)
+
+
+def situations(zm: ZMachine, inside: list[int], scope: list[int], dark: bool,
+               noise_properties: frozenset[int] = frozenset()) -> dict[int, bytes]:
+    """Per thing in ``inside``, a digest of what the parser's view of it may depend on.
+
+    The thing and everything holding it (a box opened), the state of
+    everything in scope (a lamp lit, even one lying on the floor), and
+    whether the game calls the room dark: an answer given in the dark must
+    not outlive the dark.
+    """
+    objects = zm.objects
+    states: dict[int, bytes] = {}
+
+    def state(obj: int) -> bytes:
+        if obj not in states:
+            states[obj] = object_state(zm, obj, noise_properties)
+        return states[obj]
+
+    scene = (b"D" if dark else b"L") + b"".join(state(o) for o in sorted(set(scope)))
+    return {
+        obj: hashlib.blake2b(scene + state(obj) + b"".join(state(a) for a in objects.ancestors(obj)),
+                             digest_size=12).digest()
+        for obj in inside
+    }
+
+
+def naming_words(zm: ZMachine, objs: list[int]) -> dict[int, str]:
+    """A word per object from its own vocabulary, one no other of ``objs`` answers to where there is one.
+
+    The last word of the object's name is preferred ("examine lantern" for
+    the brass lantern). Objects whose properties hold no words (Inform 7
+    names things with routines) get none.
+    """
+    vocabulary = {obj: zm.object_vocabulary(obj) for obj in objs}
+    counts: dict[str, int] = {}
+    for words in vocabulary.values():
+        for word in set(words):
+            counts[word] = counts.get(word, 0) + 1
+    out: dict[int, str] = {}
+    resolution = zm.dictionary.resolution
+    for obj, words in vocabulary.items():
+        if not words:
+            continue
+        name = zm.objects.name(obj).lower().split()
+        last = name[-1][:resolution] if name else ""
+        out[obj] = min(words, key=lambda w: (counts[w] > 1, w != last, " " in w))
+    return out

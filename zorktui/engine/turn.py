@@ -43,7 +43,9 @@ class Turn:
         dark: The game says the player cannot see (Inform's darkness).
         inventory: Objects the player carries, direct children of the player.
         visible: Objects in the location (not the player nor what it carries),
-            with their parent so containers and supporters can be shown.
+            with their parent so containers and supporters can be shown; a
+            thing inside another that the parser cannot see (in a shut box)
+            is left out where the parser can be asked (see ``engine/sight.py``).
         done: The game has ended (death, victory or another ending).
         victory: The ending was a win.
         dead: The ending was a death or loss.

@@ -23,6 +23,12 @@ Cost control, all game-agnostic:
   changed the world is always tried again (its result is needed to group it
   with the others). A state near one searched before (same room, one thing
   taken or opened) then costs only the candidates the change can affect.
+  The last few contexts a candidate failed in are kept, not only the last:
+  back in a room, what is carried (and the scenery the library moves along
+  with the player) is in a context it has already failed in.
+* Things inside others that the parser cannot see (a shut mailbox's
+  leaflet) are named in no candidate; the parser itself is asked, see
+  :mod:`zorktui.engine.sight`.
 * Of candidates that last had the same effect ("take lamp", "wave lamp"
   when waving first takes it), only the one kept is played again while the
   others' contexts are unchanged; they join its group if it still has an
@@ -36,12 +42,14 @@ Cost control, all game-agnostic:
   properties (routines) that plain ones lack, so they are still tried; and
   once a template has worked somewhere it is tried on everything.
 
-Nearly all of a search's time is the game's own parser running inside the
-interpreter (0.1 ms for a bare verb, 0.3 ms with one object, about 1 ms with
-two), not restoring snapshots or fingerprinting. So the candidates are split
-between the game's interpreter and a twin one driven from a second thread
-(see :meth:`Interpreter.twin`): on two cores a search takes a little over
-half as long.
+On an Inform story nearly all of a search's time is the game's own parser
+running inside the interpreter (0.1 ms for a bare verb, 0.3 ms with one
+object, about 1 ms with two), not restoring snapshots or fingerprinting; on
+a ZIL story a command costs a tenth of that and the Python around it was
+nearly half, so that is kept lean (see :meth:`ActionFinder._play_on`). The
+candidates are split between the game's interpreter and a twin one driven
+from a second thread (see :meth:`Interpreter.twin`) when a batch is worth it:
+on two cores a search takes a little over half as long.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from zorktui.engine.calibrate import (
     probe_object_words,
     scratch_globals,
 )
+from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
     PREFERRED,
     Templates,
@@ -72,7 +81,7 @@ from zorktui.engine.grammar import (
 
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.pairs import order_pairs
-from zorktui.engine.sight import Sight
+from zorktui.engine.sight import situations
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -199,7 +208,6 @@ class ActionFinder:
         self._names_by_scope: dict[bytes, dict[int, list[str]]] = {}
         self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
-        self._sight: Sight | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
 
     # --------------------------------------------------------------- naming
@@ -269,7 +277,7 @@ class ActionFinder:
                     self._probed[o] = words
         self._names_here = names
 
-    def _in_sight(self, held: list[int], scope: list[int], here: _Surroundings) -> list[int]:
+    def _in_sight(self, held: list[int], scope: list[int]) -> list[int]:
         """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
 
         Every command naming such a thing ends in "You can't see any such
@@ -277,14 +285,12 @@ class ActionFinder:
         other than the room or the player are asked about (see :class:`Sight`).
         """
         game = self.game
-        if self._sight is None:
-            self._sight = Sight(game.zm)
         place = game.facts.place()
         if place is None:
             return scope
         around = (place.room, game.facts.player)
         parent = game.zm.objects.parent
-        things: dict[int, tuple[str, bytes]] = {}
+        words: dict[int, str] = {}
         sure: list[tuple[int, str]] = []
         for obj in scope:
             word = self._object_word(obj, scope)
@@ -293,24 +299,15 @@ class ActionFinder:
             if obj in held or (parent(obj) == place.room and not place.dark):
                 sure.append((obj, word))
             elif parent(obj) not in around:
-                things[obj] = (word, here.chains[obj])
-        unseen = self._sight.unseen(game.vm, things, sure)
+                words[obj] = word
+        if not words:
+            return scope
+        keys = situations(game.zm, list(words), scope, place.dark, game.fingerprint.noise_properties)
+        unseen = game.sight.unseen(game.vm, {obj: (words[obj], keys[obj]) for obj in words}, sure)
         return [obj for obj in scope if obj not in unseen]
 
     def _object_state(self, obj: int) -> bytes:
-        # Parent, attributes and property values; not sibling/child, which
-        # change whenever a neighbour moves.
-        zm = self.game.zm
-        objects = zm.objects
-        entry = objects.entry(obj)
-        parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), objects.parent(obj).to_bytes(2, "big")]
-        for prop in objects.properties(obj):
-            if prop.addr < zm.dynamic_size:
-                parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
-        # Inform's properties 64 and up (a vegetable's cut state), but the library's bookkeeping.
-        for start, end in objects.individual_ranges(obj, self.game.fingerprint.noise_properties):
-            parts.append(bytes(zm.memory[start:end]))
-        return hashlib.blake2b(b"".join(parts), digest_size=8).digest()
+        return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
         """Digest of the world globals that change rarely (flags), learning which change often."""
@@ -538,7 +535,7 @@ class ActionFinder:
         here = self._surroundings(held, scope, vm.ram())
         self._probe_names(scope, here.chains)
         vm.restore(start)
-        scope = self._in_sight(held, scope, here)
+        scope = self._in_sight(held, scope)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
             self.templates = templates_from_grammar(zm) or learn_templates(vm, zm, held_word)
