@@ -282,7 +282,8 @@ class ActionFinder:
 
         Every command naming such a thing ends in "You can't see any such
         thing", so none of them need playing. Only things held by something
-        other than the room or the player are asked about (see :class:`Sight`).
+        other than the room or the player are asked about (see
+        :class:`zorktui.engine.sight.Sight`).
         """
         game = self.game
         place = game.facts.place()
@@ -560,12 +561,10 @@ class ActionFinder:
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
             if objs:
-                memo = self._memo.get((template, objs))
-                if (memo is not None and memo[0] == context and not memo[1]) or context in self._failed_in.get(
-                    (template, objs), ()
-                ):
+                if context in self._failed_in.get((template, objs), ()):
                     stats.skipped += 1  # the commonest case: it failed before in the same context
                     continue
+                memo = self._memo.get((template, objs))
             # What the candidate looks like to the library (built only for those that get this far).
             like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
             if objs:
