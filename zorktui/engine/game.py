@@ -119,6 +119,9 @@ class Game:
     def _make_turn(self, number: int, command: str | None, raw: str, previous: Turn | None) -> Turn:
         ram = self.vm.ram()
         self.zm.refresh(ram)
+        # Hashed first: asking the parser what it sees (below) plays commands,
+        # and ``ram`` is the interpreter's shared buffer.
+        state_hash = self.fingerprint(ram)
         parts = split_reply(raw, self._status)
         if parts.status:
             self._status = parts.status
@@ -142,7 +145,6 @@ class Game:
             final_score, final_moves = announced_score(parts.narrative)
             score = final_score if final_score is not None else score
             moves = final_moves if final_moves is not None else moves
-        state_hash = self.fingerprint(ram)
         reward = 0
         if previous is not None and score is not None and previous.score is not None:
             reward = score - previous.score
