@@ -144,9 +144,11 @@ def engine_from_revision(revision: str) -> tuple[type, type]:
     another name (its imports rewritten), so its finder runs on its own
     interpreter wrapper, fingerprint and facts, not on today's.
     """
+    import atexit
     import importlib
     import io
     import re
+    import shutil
     import subprocess
     import sys
     import tarfile
@@ -155,6 +157,7 @@ def engine_from_revision(revision: str) -> tuple[type, type]:
     name = "zorktui_" + re.sub(r"\W", "_", revision)
     archive = subprocess.run(["git", "archive", revision, "zorktui"], cwd=ROOT, check=True, capture_output=True).stdout
     folder = Path(tempfile.mkdtemp(prefix="bench-engine-"))
+    atexit.register(shutil.rmtree, folder, True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(folder, filter="data")
     (folder / "zorktui").rename(folder / name)

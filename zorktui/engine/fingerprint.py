@@ -116,8 +116,7 @@ class Fingerprinter:
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
-        # The globals are big-endian words: read them as such, no shifting.
-        return np.bitwise_and(ram[self._globals].view(">u2"), self._kept_mask, dtype=np.uint16)
+        return self.kept_globals_of([self.raw_globals(ram)])[0]
 
     def raw_globals(self, ram: np.ndarray) -> bytes:
         """The globals' bytes as they are, for :meth:`kept_globals_of` to read many at once."""
@@ -125,6 +124,7 @@ class Fingerprinter:
 
     def kept_globals_of(self, raws: list[bytes]) -> np.ndarray:
         """:meth:`kept_globals` of many :meth:`raw_globals`, one row each, in one go."""
+        # The globals are big-endian words: read them as such, no shifting.
         table = np.frombuffer(b"".join(raws), dtype=">u2").reshape(len(raws), 240)
         return np.bitwise_and(table, self._kept_mask, dtype=np.uint16)
 

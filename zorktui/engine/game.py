@@ -15,7 +15,8 @@ from zorktui.engine.errors import GameError
 from zorktui.engine.facts import FactReader, Place
 from zorktui.engine.fingerprint import Fingerprinter
 from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
-from zorktui.engine.sight import Sight, naming_words, situations
+from zorktui.engine.naming import object_word
+from zorktui.engine.sight import Sight
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
 from zorktui.engine.turn import ObjectRef, Turn
@@ -101,19 +102,13 @@ class Game:
         prompt and the memory read ``visible``: a thing in a shut box is not
         something the player can see.
         """
-        inside = [o.id for o in visible if o.parent != place.room]
-        if not inside:
+        if all(o.parent == place.room for o in visible):
             return visible
-        everything = [o.id for o in inventory] + [o.id for o in visible]
-        words = naming_words(self.zm, everything)
-        asked = [o for o in inside if o in words]
-        if not asked:
-            return visible
-        keys = situations(self.zm, asked, everything, place.dark, self.fingerprint.noise_properties)
-        sure = [(o.id, words[o.id]) for o in inventory if o.id in words]
-        if not place.dark:
-            sure += [(o.id, words[o.id]) for o in visible if o.parent == place.room and o.id in words]
-        unseen = self.sight.unseen(self.vm, {o: (words[o], keys[o]) for o in asked}, sure)
+        held = [o.id for o in inventory]
+        around = held + [o.id for o in visible]
+        vocabulary = self.zm.object_vocabulary
+        unseen = self.sight.hidden(self.vm, place, held, around, lambda obj: object_word(self.zm, obj, around, vocabulary),
+                                   self.fingerprint.noise_properties)
         return tuple(o for o in visible if o.id not in unseen) if unseen else visible
 
     def _make_turn(self, number: int, command: str | None, raw: str, previous: Turn | None) -> Turn:

@@ -49,6 +49,11 @@ def _holding_the_gil(lib: Any) -> Any:
     return quick
 
 
+def _encoded(command: str) -> bytes:
+    """A command as Frotz reads it: cp1252, cut to what jericho takes, ended by a newline."""
+    return command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES] + b"\n"
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The complete interpreter state at a prompt (memory, stack, registers, RNG)."""
@@ -112,8 +117,7 @@ class Interpreter:
 
     def step(self, command: str) -> str:
         """Send one command and return the raw text up to the next input request."""
-        data = command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES]
-        return self._lib.step(data + b"\n").decode("cp1252", errors="replace")
+        return self._lib.step(_encoded(command)).decode("cp1252", errors="replace")
 
     def play(self, command: str) -> None:
         """Send one command and run to the next input request, leaving its text unread.
@@ -121,8 +125,7 @@ class Interpreter:
         For the valid-action search, which looks only at the memory after a
         command: reading back and decoding the screen would be wasted.
         """
-        data = command.encode("cp1252", errors="replace")[:MAX_COMMAND_BYTES]
-        self._run(data + b"\n")
+        self._run(_encoded(command))
 
     def ram(self) -> np.ndarray:
         """The current dynamic memory (a buffer reused between calls: copy to keep)."""

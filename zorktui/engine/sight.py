@@ -13,9 +13,11 @@ everything in scope and the dark stay as they were (see :func:`situations`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
+from zorktui.engine.facts import Place
 from zorktui.engine.fingerprint import globals_of, object_state
-from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.zmachine import ZMachine
 
 
@@ -38,6 +40,34 @@ class Sight:
         # (object, digest of it and its holders) -> whether the parser could see it
         self._known: dict[tuple[int, bytes], bool] = {}
         self.asked = 0
+
+    def hidden(self, vm: Interpreter, place: Place, held: list[int], scope: list[int],
+               word: Callable[[int], str | None], noise_properties: frozenset[int] = frozenset()) -> set[int]:
+        """The things of ``scope`` inside others (not carried, not lying in the room) that the parser cannot see.
+
+        Args:
+            vm: The interpreter, at a prompt (left as it was).
+            place: Where the player is.
+            held: What the player carries.
+            scope: What is around: carried, in the room's tree.
+            word: A word naming an object, or None where there is none.
+            noise_properties: Inform individual properties that are bookkeeping.
+        """
+        parent = self.zm.objects.parent
+        inside: dict[int, str] = {}
+        sure: list[tuple[int, str]] = []
+        for obj in scope:
+            name = word(obj)
+            if not name:
+                continue
+            if obj in held or (parent(obj) == place.room and not place.dark):
+                sure.append((obj, name))
+            elif parent(obj) != place.room:
+                inside[obj] = name
+        if not inside:
+            return set()
+        keys = situations(self.zm, list(inside), scope, place.dark, noise_properties)
+        return self.unseen(vm, {obj: (inside[obj], keys[obj]) for obj in inside}, sure)
 
     def unseen(self, vm: Interpreter, things: dict[int, tuple[str, bytes]],
                sure: list[tuple[int, str]]) -> set[int]:
@@ -93,11 +123,8 @@ class Sight:
             return out
         finally:
             vm.restore(start)
-            # The memory buffer is shared: a caller holding it (Game.step,
-            # before hashing the state) must see the state it had, not a question's.
-            vm.ram()
 
-    def _find_nouns(self, vm: Interpreter, start: object, sure: list[tuple[int, str]]) -> bool:
+    def _find_nouns(self, vm: Interpreter, start: Snapshot, sure: list[tuple[int, str]]) -> bool:
         """Find the noun variable from two things surely in sight (a few tries over a game, then give up)."""
         distinct = list({obj: word for obj, word in sure}.items())
         if len(distinct) < 2 or self._tries >= 3:
@@ -105,11 +132,11 @@ class Sight:
         self._tries += 1
         nouns = None
         for obj, word in distinct[:2]:
-            vm.rewind(start)  # type: ignore[arg-type]
+            vm.rewind(start)
             vm.step(f"examine {word}")
             holding = {int(g) for g in (globals_of(self.zm, vm.ram()) == obj).nonzero()[0]}
             nouns = holding if nouns is None else nouns & holding
-        vm.rewind(start)  # type: ignore[arg-type]
+        vm.rewind(start)
         if nouns:
             self.nouns = sorted(nouns)
         return bool(nouns)
@@ -138,26 +165,3 @@ def situations(zm: ZMachine, inside: list[int], scope: list[int], dark: bool,
                              digest_size=12).digest()
         for obj in inside
     }
-
-
-def naming_words(zm: ZMachine, objs: list[int]) -> dict[int, str]:
-    """A word per object from its own vocabulary, one no other of ``objs`` answers to where there is one.
-
-    The last word of the object's name is preferred ("examine lantern" for
-    the brass lantern). Objects whose properties hold no words (Inform 7
-    names things with routines) get none.
-    """
-    vocabulary = {obj: zm.object_vocabulary(obj) for obj in objs}
-    counts: dict[str, int] = {}
-    for words in vocabulary.values():
-        for word in set(words):
-            counts[word] = counts.get(word, 0) + 1
-    out: dict[int, str] = {}
-    resolution = zm.dictionary.resolution
-    for obj, words in vocabulary.items():
-        if not words:
-            continue
-        name = zm.objects.name(obj).lower().split()
-        last = name[-1][:resolution] if name else ""
-        out[obj] = min(words, key=lambda w: (counts[w] > 1, w != last, " " in w))
-    return out

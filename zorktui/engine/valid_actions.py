@@ -81,7 +81,7 @@ from zorktui.engine.grammar import (
 
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.pairs import order_pairs
-from zorktui.engine.sight import situations
+from zorktui.engine.naming import object_word
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -139,20 +139,6 @@ class _Surroundings:
     around: bytes
     world: bytes
     contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
-
-
-def _spelled_out(word: str, name_words: list[str], resolution: int) -> str:
-    """The whole word for a dictionary word cut to the story's resolution, where the object's name has it.
-
-    The dictionary keeps only the first few letters ("mailbo" in a v3 story);
-    the parser reads no further, so "open mailbox" means the same to the game
-    and reads better to a person or a language model.
-    """
-    if len(word) == resolution:
-        for whole in name_words:
-            if len(whole) > resolution and whole[:resolution] == word and whole.isalpha():
-                return whole
-    return word
 
 
 def _plainness(command: str) -> tuple[int, int, int]:
@@ -213,35 +199,7 @@ class ActionFinder:
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
         """A word (or two) that names ``obj`` unambiguously among ``scope`` where possible."""
-        zm = self.game.zm
-        vocab = self._vocabulary(obj)
-        if not vocab:
-            return None
-        others: dict[str, int] = {}
-        for o in scope:
-            if o != obj:
-                for w in self._vocabulary(o):
-                    others[w] = others.get(w, 0) + 1
-        name_words = [w.lower() for w in zm.objects.name(obj).split()]
-        resolution = zm.dictionary.resolution
-        # Of names the parser gave as phrases ("red potato", "uncut potato"),
-        # those made of the words found in most of them name the thing itself;
-        # the rest say its state, which may change before the name is used.
-        common: dict[str, int] = {}
-        for phrase in vocab:
-            for w in phrase.split():
-                common[w] = common.get(w, 0) + 1
-
-        def rank(w: str) -> tuple[int, int, int, int]:
-            last = 0 if name_words and name_words[-1][:resolution] == w else 1
-            return (others.get(w, 0), last, -sum(common[x] for x in w.split()), -len(w))
-
-        best = min(vocab, key=rank)
-        if others.get(best, 0):
-            unique = [w for w in vocab if not others.get(w, 0)]
-            if unique:
-                best = f"{unique[0]} {best}"
-        return " ".join(_spelled_out(w, name_words, resolution) for w in best.split())
+        return object_word(self.game.zm, obj, scope, self._vocabulary)
 
     def _vocabulary(self, obj: int) -> list[str]:
         return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
@@ -281,31 +239,15 @@ class ActionFinder:
         """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
 
         Every command naming such a thing ends in "You can't see any such
-        thing", so none of them need playing. Only things held by something
-        other than the room or the player are asked about (see
-        :class:`zorktui.engine.sight.Sight`).
+        thing", so none of them need playing (see :class:`zorktui.engine.sight.Sight`).
         """
         game = self.game
         place = game.facts.place()
         if place is None:
             return scope
-        around = (place.room, game.facts.player)
-        parent = game.zm.objects.parent
-        words: dict[int, str] = {}
-        sure: list[tuple[int, str]] = []
-        for obj in scope:
-            word = self._object_word(obj, scope)
-            if not word:
-                continue
-            if obj in held or (parent(obj) == place.room and not place.dark):
-                sure.append((obj, word))
-            elif parent(obj) not in around:
-                words[obj] = word
-        if not words:
-            return scope
-        keys = situations(game.zm, list(words), scope, place.dark, game.fingerprint.noise_properties)
-        unseen = game.sight.unseen(game.vm, {obj: (words[obj], keys[obj]) for obj in words}, sure)
-        return [obj for obj in scope if obj not in unseen]
+        unseen = game.sight.hidden(game.vm, place, held, scope, lambda obj: self._object_word(obj, scope),
+                                   game.fingerprint.noise_properties)
+        return [obj for obj in scope if obj not in unseen] if unseen else scope
 
     def _object_state(self, obj: int) -> bytes:
         return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
