@@ -22,6 +22,7 @@ class MapView:
         unexplored: Untried directions from here, mentioned ones first.
         mentioned: The untried directions the game's text mentioned.
         frontiers: Nearest rooms with mentioned, untried exits: (room, directions, path).
+        walks: The shortest known walk to each room reached so far, by room object number.
         rooms: Rooms visited, in the order first seen.
         belief: The memory's belief-state block.
     """
@@ -32,6 +33,7 @@ class MapView:
     unexplored: list[str] = field(default_factory=list)
     mentioned: list[str] = field(default_factory=list)
     frontiers: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    walks: dict[int, tuple[str, ...]] = field(default_factory=dict)
     rooms: list[str] = field(default_factory=list)
     belief: str = ""
 
@@ -43,6 +45,7 @@ def map_view(memory: Any) -> MapView:
         return view
     from zorktui.memory import queries
     from zorktui.memory.belief import belief_state
+    from zorktui.memory.schema import object_number
 
     _, found, blocked = queries.exits(memory)
     view.exits = [f"{e.direction} -> {e.to.name if e.to else '?'}{' (one-way)' if e.one_way else ''}" for e in found]
@@ -53,6 +56,7 @@ def map_view(memory: Any) -> MapView:
         view.mentioned = list(open_ways.mentioned)
         view.unexplored = list(open_ways.mentioned) + list(open_ways.plausible)
     view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory)]
+    view.walks = {object_number(rid): path for rid, path in queries.walks(memory).items() if object_number(rid) is not None}
     view.rooms = [p.name for p in queries.rooms(memory)]
     view.belief = belief_state(memory).text()
     return view

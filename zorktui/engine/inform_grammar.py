@@ -59,8 +59,15 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
     """Every grammar line of every non-meta verb, or None if the story has no readable GV2 table.
 
     Returns:
-        One line per action and number of objects, with the plainest verb and
-        the shortest form (an action does the same whichever words led to it).
+        One line per action and number of objects (an action does the same
+        whichever words led to it). Of the lines leading to an action, the
+        one kept takes the fewest objects that must be held (the widest),
+        then costs the parser least, then is shortest, then has the plainest
+        verb. The parser tries a verb's lines in order and every earlier line
+        that reaches an object token matches the nouns in scope again before
+        it fails: "put {0} in {1}" (put's first line) parses in about half the
+        time of "drop {0} in {1}" (after drop's "drop {0}"), "transfer {0} to
+        {1}" in a third of that of "push {0} to {1}".
     """
     header = zm.header
     if not header.is_inform:
@@ -76,7 +83,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
                 verbs[w.verb_number] = w.text
     if not verbs:
         return None
-    seen: dict[tuple[int, int], GrammarLine] = {}
+    seen: dict[tuple[int, int], tuple[tuple[int, int, int], GrammarLine]] = {}
 
     def plain_first(n: int) -> tuple[int, str]:
         # Of verbs sharing an action and form, keep the plainest ("take" over "carry").
@@ -85,52 +92,96 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
 
     for number in sorted(verbs, key=plain_first):
         verb = verbs[number]
-        addr = word(memory, table + 2 * number)
-        if not table <= addr < len(memory) - 1:
+        lines = _verb_lines(memory, dictionary, table, number)
+        if lines is None:
             return None
-        count = memory[addr]
-        if count > 64:
-            return None
-        p = addr + 1
-        for _ in range(count):
-            action = word(memory, p) & 0x3FF
-            parsed = _line_words(memory, dictionary, p + 2)
-            if parsed is None:
-                return None
-            tokens, p = parsed
-            out = [verb]
-            held: list[bool] = []
-            usable = True
-            previous_was_alternative = False
-            for ttype, data, _ in tokens:
-                kind = ttype & 0x0F
-                alternative = bool(ttype & 0x30)
-                if kind == _PREPOSITION:
-                    entry = dictionary.at(data)
-                    if entry is None:
-                        return None
-                    if alternative and previous_was_alternative:
-                        continue  # 'in'/'into': the first of the alternatives will do
-                    out.append(entry.text)
-                elif kind == _ELEMENTARY:
-                    if data in (_SPECIAL, _NUMBER, _TOPIC):
-                        usable = False
-                    held.append(data in (_HELD, _MULTIHELD))
-                    out.append("{%d}" % (len(held) - 1))
-                elif kind in (_NOUN_ROUTINE, _ATTRIBUTE, _SCOPE_ROUTINE):
-                    held.append(False)
-                    out.append("{%d}" % (len(held) - 1))
-                elif kind == _ROUTINE:
-                    usable = False  # a general parsing routine reads what it likes
-                else:
-                    return None
-                previous_was_alternative = kind == _PREPOSITION and alternative
-            if not usable or len(held) > 2:
+        for index, (action, shape) in enumerate(lines):
+            line = _usable_line(verb, action, shape)
+            if line is None:
                 continue
-            candidate = GrammarLine(action, " ".join(out), tuple(held))
-            key = (action, len(held))
-            # One line per action and number of objects: "pick up {0}" does what "take {0}" does.
+            key = (action, len(line.held))
+            cost = (sum(line.held), _noun_searches_before(shape, [s for _a, s in lines[:index]]), len(line.words.split()))
             best = seen.get(key)
-            if best is None or len(candidate.words.split()) < len(best.words.split()):
-                seen[key] = candidate
-    return list(seen.values())
+            # Verbs come plainest first, so of equal costs the plainer stays.
+            if best is None or cost < best[0]:
+                seen[key] = (cost, line)
+    return [line for _cost, line in seen.values()]
+
+
+# A line's tokens as the parser meets them: a group of prepositions that may
+# stand in one place ('in'/'into'), or an object token with its kind and data.
+_Shape = list[tuple[str, object]]
+
+
+def _verb_lines(memory: bytearray, dictionary: Dictionary, table: int, number: int) -> list[tuple[int, _Shape]] | None:
+    """A verb's grammar lines in the parser's order, as (action, shape); None if unreadable."""
+    addr = word(memory, table + 2 * number)
+    if not table <= addr < len(memory) - 1:
+        return None
+    count = memory[addr]
+    if count > 64:
+        return None
+    p = addr + 1
+    lines: list[tuple[int, _Shape]] = []
+    for _ in range(count):
+        action = word(memory, p) & 0x3FF
+        parsed = _line_words(memory, dictionary, p + 2)
+        if parsed is None:
+            return None
+        tokens, p = parsed
+        shape: _Shape = []
+        previous_was_alternative = False
+        for ttype, data, _ in tokens:
+            kind = ttype & 0x0F
+            alternative = bool(ttype & 0x30)
+            if kind == _PREPOSITION:
+                entry = dictionary.at(data)
+                if entry is None:
+                    return None
+                if alternative and previous_was_alternative:
+                    shape[-1][1].append(entry.text)  # type: ignore[union-attr]
+                else:
+                    shape.append(("words", [entry.text]))
+            elif kind in (_ELEMENTARY, _NOUN_ROUTINE, _ATTRIBUTE, _SCOPE_ROUTINE, _ROUTINE):
+                shape.append(("object", (kind, data)))
+            else:
+                return None
+            previous_was_alternative = kind == _PREPOSITION and alternative
+        lines.append((action, shape))
+    return lines
+
+
+def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
+    """The line as a command template, or None if it takes text, a number or more than two objects."""
+    out = [verb]
+    held: list[bool] = []
+    for kind, value in shape:
+        if kind == "words":
+            out.append(value[0])  # type: ignore[index]  # 'in'/'into': the first will do
+            continue
+        token, data = value  # type: ignore[misc]
+        if token == _ROUTINE or (token == _ELEMENTARY and data in (_SPECIAL, _NUMBER, _TOPIC)):
+            return None  # a general parsing routine, a number or free text
+        held.append(token == _ELEMENTARY and data in (_HELD, _MULTIHELD))
+        out.append("{%d}" % (len(held) - 1))
+    if len(held) > 2:
+        return None
+    return GrammarLine(action, " ".join(out), tuple(held))
+
+
+def _noun_searches_before(shape: _Shape, earlier: list[_Shape]) -> int:
+    """How many of a verb's earlier lines match nouns against the scope before failing on this line's words.
+
+    An earlier line fails cheaply where it wants a preposition the command
+    lacks, or ends where the command goes on; where it reaches an object
+    token first, the parser searches the scope for the noun.
+    """
+    searches = 0
+    for other in earlier:
+        for i, (kind, value) in enumerate(other):
+            if kind == "object":
+                searches += 1
+                break
+            if i >= len(shape) or shape[i][0] != "words" or shape[i][1][0] not in value:  # type: ignore[index,operator]
+                break
+    return searches

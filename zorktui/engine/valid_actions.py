@@ -70,6 +70,7 @@ from zorktui.engine.calibrate import (
     probe_object_words,
     scratch_globals,
 )
+from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
     PREFERRED,
@@ -141,11 +142,19 @@ class _Surroundings:
     contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
 
 
-def _plainness(command: str) -> tuple[int, int, int]:
-    """Sort key choosing the plainest of commands with the same effect ("take flask" over "eat flask")."""
+def _plainness(command: str) -> tuple[int, int, int, int]:
+    """Sort key choosing the plainest of commands with the same effect.
+
+    A direction comes first, compass points before up, down, in and out
+    ("west" over "in" and "enter" where all three lead through a window: a
+    player moves by directions, and maps are drawn from them); then fewer
+    words, then the plainer verb ("take flask" over "eat flask").
+    """
     words = command.split()
+    direction = direction_of(command)
+    way = ORDER.index(direction) if direction else len(ORDER)
     rank = PREFERRED.index(words[0]) if words[0] in PREFERRED else len(PREFERRED)
-    return (len(words), rank, len(command))
+    return (way, len(words), rank, len(command))
 
 
 class ActionFinder:

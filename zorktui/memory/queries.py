@@ -464,6 +464,15 @@ class Frontier:
         return {"room": self.room.to_json(), "directions": list(self.directions), "path": list(self.path)}
 
 
+def walks(memory: Memory, as_of: int | None = None) -> dict[str, tuple[str, ...]]:
+    """The shortest walk over learned exits from the player's room to every room it reaches, by room id."""
+    t = turn_of(memory, as_of)
+    origin = _room_at(memory, t)
+    if origin is None:
+        return {}
+    return shortest_walks(_exit_graph(memory, t), origin.id)
+
+
 def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8) -> list[Frontier]:
     """Rooms with mentioned, untried exits, nearest first (AriGraph's unexplored-exit search).
 

@@ -46,6 +46,12 @@ def object_id(obj: int) -> str:
     return f"obj:{obj}"
 
 
+def object_number(eid: str) -> int | None:
+    """The Z-machine object number behind an entity id (None for entities that are not objects)."""
+    prefix, _, number = eid.partition(":")
+    return int(number) if prefix == "obj" and number.isdigit() else None
+
+
 def direction_id(direction: str) -> str:
     """Entity id of a direction ("north")."""
     return f"dir:{direction}"
