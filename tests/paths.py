@@ -9,6 +9,7 @@ BUNDLED_DEATH = ROOT / "zorktui" / "stories" / "lighthouse.death"
 ZIL = ROOT / "tests" / "data" / "zil" / "mini.z3"
 ZIL_WALKTHROUGH = ROOT / "tests" / "data" / "zil" / "mini.walkthrough"
 ZIL_EXPECTED = ROOT / "tests" / "data" / "zil" / "expected.json"
+DARK_FIRST = ROOT / "tests" / "data" / "inform" / "dark.z5"
 
 
 def commands(path: Path) -> list[str]:

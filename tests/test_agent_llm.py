@@ -115,12 +115,11 @@ def test_a_model_repeating_one_command_forever_never_runs_it_more_than_three_tim
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     assert longest <= 3, commands
-    assert "wait" in commands  # the model was followed where it was allowed
     records = [json.loads(x) for x in (tmp_path / "s" / "trajectory.jsonl").read_text().splitlines()]
     refused = [r for rec in records if rec.get("proposal") for r in rec["proposal"].get("refused", [])]
-    if critic:  # the critic's look-ahead sees that waiting changes nothing
+    if critic:  # the critic's look-ahead sees that waiting changes nothing, here ever
         assert any("nothing changes" in r["reason"] for r in refused)
-    else:  # the loop guard alone forces something else after three in a row
+    else:  # the model is followed until the loop guard alone forces something else after three in a row
         assert commands[:3] == ["wait"] * 3 and commands[3] != "wait"
         assert any("in a row" in r["reason"] for r in refused)
 

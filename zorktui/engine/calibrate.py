@@ -58,6 +58,21 @@ def _paraphrases(zm: ZMachine) -> list[list[str]]:
     return groups
 
 
+def inform_classes(zm: ZMachine) -> set[int]:
+    """Objects that are Inform's metaclasses and classes, never a room nor the player.
+
+    Inform makes Class, Object, Routine and String objects 1 to 4 of every
+    story and puts each class (Inform 7's kinds) inside Class. A global that
+    holds Class (1) is a parser variable, not the room: with no exit open to
+    show which global follows the player, such a global had been taken for
+    the room in three TextWorld games of 22.
+    """
+    objects = zm.objects
+    if not zm.header.is_inform or objects.count < 4 or objects.name(1) != "Class":
+        return set()
+    return {1, 2, 3, 4} | set(objects.children(1))
+
+
 def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
     """Find the player object and the global that holds the current room.
 
@@ -79,11 +94,17 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
     objects = zm.objects
     # Inform 7 puts a dozen compiler globals before ``location``; 96 is ample.
     slots = range(1) if zm.header.version <= 3 else range(96)
-    rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k))}
+    classes = inform_classes(zm)
+    rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k)) and zm.global_var(k) not in classes}
     occupied = {k for k, room in rooms.items() if objects.children(room)}
     before = {}
     for room in rooms.values():
         before.update({obj: objects.parent(obj) for obj, _ in objects.descendants(room, max_depth=3)})
+    # Every exit is walked: the first exit may lead into the dark, where
+    # PunyInform points ``location`` at its darkness object and only a later
+    # global (``real_location``) follows the player; a lit room next door
+    # shows the earlier one.
+    found: list[tuple[int, int]] = []
     for command in direction_commands(zm):
         vm.restore(start)
         vm.step(command)
@@ -93,11 +114,13 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
             if k in occupied and there != room and objects.valid(there):
                 player = moved_object(zm, before, there)
                 if player:
-                    vm.restore(start)
-                    zm.refresh(vm.ram())
-                    return player, k
+                    found.append((k, player))
+                    break
     vm.restore(start)
     zm.refresh(vm.ram())
+    if found:
+        k, player = min(found)
+        return player, k
     for k, room in rooms.items():
         player = self_named_object(zm, room)
         if player and room in objects.ancestors(player):
@@ -176,6 +199,46 @@ class _Individual:
         return {n for n, k in counts.items() if k >= quorum}
 
 
+def transient_globals(vm: Interpreter, zm: ZMachine, start: Snapshot, probes: list[str], idle: str) -> set[int]:
+    """Globals a probe changes that the turn after it sets back: the parser's notes on the last command.
+
+    A probe followed by ``idle`` is compared with ``idle`` twice: a global the
+    probe changed (against ``idle`` once) that the next command returns to
+    what two idle turns give was a note about that command only (the
+    direction it named, whether it was a meta verb, whether its grammar line
+    swapped the nouns); a puzzle flag stays set.
+
+    Args:
+        vm: The interpreter (restored to ``start`` afterwards).
+        zm: The memory reader.
+        start: The state every probe is played from.
+        probes: Commands to play.
+        idle: A command that only passes a turn.
+
+    Returns:
+        Global numbers found transient.
+    """
+    if not probes:
+        return set()
+    once = _probe_globals(vm, zm, start, [idle])[0]
+    vm.restore(start)
+    vm.step(idle)
+    vm.step(idle)
+    twice = globals_of(zm, vm.ram()).copy()
+    found: set[int] = set()
+    for probe in probes:
+        vm.restore(start)
+        reply = vm.step(probe)
+        after = globals_of(zm, vm.ram()).copy()
+        if vm.halted() or ending_in(reply)[0]:
+            continue  # the game is over: the turn after is an answer to "restart or quit?"
+        vm.step(idle)
+        settled = globals_of(zm, vm.ram())
+        found |= set(np.flatnonzero((after != once) & (settled == twice)).tolist())
+    vm.restore(start)
+    return found
+
+
 #: How many probes must disturb a global, with different verbs, before it counts as scratch.
 SCRATCH_QUORUM = 3
 #: How many assorted verb probes calibration plays.
@@ -242,7 +305,9 @@ def _rooms_next_door(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Sn
         reply = vm.step(command)
         zm.refresh(vm.ram())
         there = facts.place()
-        if there is None or there.room in seen or vm.halted() or ending_in(reply)[0]:
+        # Not a dark room: every command there may touch the world alike (a message
+        # trampled by each move in Cloak of Darkness's bar), which is no sign of bookkeeping.
+        if there is None or there.room in seen or there.dark or vm.halted() or ending_in(reply)[0]:
             continue
         seen.add(there.room)
         out.append(vm.snapshot())
@@ -344,6 +409,11 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         probed: list[np.ndarray] = []
         noise |= scratch_globals(_probe_globals(vm, zm, start, probes, props=(individual, probed)), idle_globals)
         properties |= individual.disturbed(probed, idle_props[0], SCRATCH_QUORUM)
+        noise |= transient_globals(vm, zm, start, probes, idle)
+    # Every way out, and a meta verb: a global they set that the next turn sets back
+    # (PunyInform's selected_direction, its meta flag) is the parser's.
+    meta = [verb for verb in ("score",) if verb in zm.dictionary]
+    noise |= transient_globals(vm, zm, start, direction_commands(zm) + meta, idle)
     # Paraphrases reach the same world by different parses: what differs is the parser's.
     groups = _paraphrases(zm)
     # Taking a thing, or taking it from what holds it: the parser notes the holder.
@@ -397,7 +467,14 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
     individual = _Individual(zm)
     properties: set[int] = set()
+    look = "look" if "look" in zm.dictionary else idle
     for here in [start, *_rooms_next_door(vm, zm, facts, start)]:
+        if here is not start:
+            # A look changes nothing; what the first look after a move changes is the
+            # library's note of where the last command began (Inform's actors_location).
+            vm.restore(here)
+            arrived = globals_of(zm, vm.ram()).copy()
+            noise |= differing([arrived, *_probe_globals(vm, zm, here, [look])])
         found = _noise_here(vm, zm, facts, here, idle, individual)
         noise |= found.globals
         properties |= found.properties

@@ -129,7 +129,8 @@ class Game:
         place = facts.place()
         location = facts.room_ref(place.room, self._status) if place else None
         inventory = facts.inventory()
-        visible = self._in_sight(facts.visible(place.room), place, inventory) if place else ()
+        # In the dark nothing in the room is in sight (the parser says "You can't see any such thing").
+        visible = self._in_sight(facts.visible(place.room), place, inventory) if place and not place.dark else ()
         done, victory, dead = ending_in(parts.narrative)
         if self.vm.supported:
             won, over = self.vm.bound_ending()

@@ -11,8 +11,20 @@ _PROMPT_TAIL = re.compile(r"(?:^|\n)>[^\n]*\Z")
 # In v3 the interpreter draws the status line itself and it arrives first:
 # "> Hall          Score: 0   Moves: 0\n<reply>".
 _PROMPT_HEAD = re.compile(r"\A\s*>[^\n]*\n")
+# A v3 status line as the interpreter draws it when the game asks (@show_status,
+# as PunyInform does before each prompt): the room, then score and moves or the
+# time, spread over the width, first in the reply and with no prompt before it.
+_V3_STATUS = r"[^\n]*?[ \t]{2,}(?:Score: -?\d+[ \t]+Moves: -?\d+|Time: [ \d]\d:\d\d [ap]m)[ \t]*"
+_STATUS_HEAD = re.compile(r"\A[ \t]*" + _V3_STATUS + r"\n")
+# A game's own status window drawn after a question that is not the prompt
+# ("...RESTORE or QUIT?  Foyer bar      Score: 2      Moves: 7"): jericho
+# appends the upper window's text to the last line.
+_STATUS_TAIL = re.compile(r"[ \t]{2,}\S[^\n]*?[ \t]{2,}Score:[ \t]*-?\d+[ \t]+(?:Moves|Turns):[ \t]*-?\d+[ \t]*\Z")
 _BANNER = re.compile(r"^[ \t]*\*{2,}[ \t]*([^*\n]{2,80}?)[ \t]*\*{2,}[ \t]*$", re.MULTILINE)
 _RELEASE_LINE = re.compile(r"^\s*Release \d+ / Serial number \d{6}", re.MULTILINE)
+# "Would you like to RESTART, RESTORE a saved game, UNDO your last move or QUIT?"
+# (Inform), "(Type RESTART, RESTORE, or QUIT):" (Infocom).
+_END_QUESTION = re.compile(r"\brestart\b[^?:]{0,120}?\b(?:restore|quit)\b", re.I)
 _WON = re.compile(r"\b(won|win|victor|victory|triumph|the end|congratulations|finished)\b", re.I)
 _LOST = re.compile(r"\b(died|dead|death|lost|lose|killed|perished|drowned|game over|failed)\b", re.I)
 
@@ -56,6 +68,15 @@ def split_reply(raw: str, previous_status: str = "") -> Split:
     if head:
         text = text[head.end():]
         prompted = True
+    else:
+        drawn = _STATUS_HEAD.match(text)
+        if drawn:
+            text = text[drawn.end():]
+    if not prompted:
+        glued = _STATUS_TAIL.search(text)
+        if glued:
+            status = " ".join(text[glued.start():].split())
+            text = text[: glued.start()]
     if previous_status:
         stripped = text.lstrip()
         squashed = " ".join(stripped.split("\n", 1)[0].split())
@@ -98,7 +119,12 @@ def title_from_banner(opening: str) -> str | None:
 
 
 def ending_in(narrative: str) -> tuple[bool, bool, bool]:
-    """Recognise an end-of-game banner ("*** You have died ***").
+    """Recognise the end of a game: a banner ("*** You have died ***") that closes it.
+
+    A banner of victory ends the game (our ZIL story lets the winner walk on).
+    Any other banner ends it only when the game then asks whether to restart,
+    restore or quit: Zork's "****  You have died  ****" is followed by a new
+    life, and Zork II's newspaper is headed "** U.S. News and Dungeon Report **".
 
     Args:
         narrative: Cleaned game text.
@@ -114,6 +140,8 @@ def ending_in(narrative: str) -> tuple[bool, bool, bool]:
     words = m.group(1)
     lost = bool(_LOST.search(words))
     won = bool(_WON.search(words)) and not lost
+    if not won and not _END_QUESTION.search(narrative, m.end()):
+        return False, False, False
     return True, won, lost
 
 

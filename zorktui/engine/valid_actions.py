@@ -198,9 +198,9 @@ class ActionFinder:
         self._global_changes = np.zeros(240, dtype=np.int32)
         self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
-        self._probed: dict[int, list[str]] = {}
-        # Words the parser took for each privately named object, per set of them in scope.
-        self._names_by_scope: dict[bytes, dict[int, list[str]]] = {}
+        # Words the parser took for each privately named object, per set of them in scope:
+        # a list of answers, each with the situations of the objects it could not name.
+        self._names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]] = {}
         self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
@@ -220,28 +220,28 @@ class ActionFinder:
         alone, but "yellow pepper" beside a red one), so the parser is asked
         again whenever that set changes. An object it could not name (in a
         closed fridge, say) is asked about again once it or something holding
-        it has changed (the fridge opened), never twice in the same situation
-        (``chains``: each object's own state and its holders', from :meth:`_surroundings`).
+        it has changed (the fridge opened, the thing taken out), never twice in
+        the same situation (``chains``: each object's own state and its
+        holders', from :meth:`_surroundings`). Keyed on the first situation
+        alone, a key unnamed in a trunk shut once had stayed unnamed after it
+        was taken.
         """
         zm = self.game.zm
         private = sorted(o for o in scope if not zm.object_vocabulary(o))
         if not private:
             self._names_here = {}
             return
-        key_parts: list[bytes] = [o.to_bytes(2, "big") for o in private]
-        for o in private:
-            if not self._probed.get(o):  # never named yet: its situation counts too
-                key_parts.append(chains[o])
-        key = hashlib.blake2b(b"|".join(key_parts), digest_size=12).digest()
-        names = self._names_by_scope.get(key)
+        key = hashlib.blake2b(b"|".join(o.to_bytes(2, "big") for o in private), digest_size=12).digest()
+        answers = self._names_by_scope.setdefault(key, [])
+        # An answer holds while everything it could not name is where and as it was:
+        # a key unnamed in a shut trunk is asked about again once it is taken.
+        names = next((names for unnamed, names in answers
+                      if all(chains[o] == chain for o, chain in unnamed.items())), None)
         if names is None:
             if self._nouns is None:
                 self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
             names = probe_object_words(self.game.vm, zm, private, self._nouns)
-            self._names_by_scope[key] = names
-            for o, words in names.items():
-                if words:
-                    self._probed[o] = words
+            answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
         self._names_here = names
 
     def _in_sight(self, held: list[int], scope: list[int]) -> list[int]:
