@@ -207,6 +207,35 @@ def test_looking_changes_nothing(tw, request):
     assert not problems, f"{kind} seed {seed}:\n" + "\n".join(problems[:10])
 
 
+def test_what_a_shut_safe_holds_is_seen_once_it_is_open(tw_game):
+    """Inform 7 names things through routines, not in the object table: the parser is asked with
+    a thing's printed name whether it can see it (the sponge had been listed from the opening)."""
+    path, _gt = tw_game("one_room", 42)
+    g = Game(path)
+    try:
+        assert "sponge" not in {o.name for o in g.opening.visible}
+        opened = g.step("open safe")
+        assert {"sponge", "cake scented key"} <= {o.name for o in opened.visible}
+        shut = g.step("close safe")
+        assert "sponge" not in {o.name for o in shut.visible}
+    finally:
+        g.close()
+
+
+def test_a_thing_with_a_two_letter_name_gets_actions(tw_game):
+    """The tv answers to "tv" alone: words of two letters are asked about too (not pronouns)."""
+    path, _gt = tw_game("simple", 31)
+    g = Game(path)
+    try:
+        for command in ["open antique trunk", "take old key from antique trunk", "unlock wooden door with old key",
+                        "open wooden door", "go east", "go south"]:
+            g.step(command)
+        assert "tv" in {o.name for o in g.current.visible}
+        assert any(a.endswith(" on tv") for a in g.valid_actions())
+    finally:
+        g.close()
+
+
 def test_cutting_one_thing_or_another_gives_two_worlds(tw_game):
     """Inform 7 keeps a thing's cut state among its individual properties (64 and up), outside the
     Z-machine's property table. Both cuts score a point, so only those properties tell them apart:

@@ -24,6 +24,9 @@ from zorktui.engine.zmachine import ZMachine
 
 #: English determiners a parser accepts before any noun; they name no object.
 _DETERMINERS = frozenset("all another any both but each either every except other others some that the these this those".split())
+#: Words that stand for another noun: they name whatever the last command named, not a thing.
+#: (Two-letter names count: a TextWorld "tv" had had no word and no actions.)
+_PRONOUNS = frozenset("it me us him her them myself yourself self".split())
 #: Words no parser knows: a command of them is a parser error that changes nothing.
 _NONSENSE = ("qzxvw", "vwxzq")
 _MAX_SCORE = re.compile(
@@ -577,9 +580,9 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
     for w in zm.dictionary.words:
-        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 3 or not w.text.isalpha():
+        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 2 or not w.text.isalpha():
             continue
-        if w.text in _DETERMINERS:
+        if w.text in _DETERMINERS or w.text in _PRONOUNS:
             continue
         if not _name_probe(vm, zm, base, w.text, nouns, wanted, found, guesses):
             ambiguous.append(w.text)

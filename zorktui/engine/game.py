@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -95,18 +97,22 @@ class Game:
 
     def _in_sight(self, visible: tuple[ObjectRef, ...], place: Place,
                   inventory: tuple[ObjectRef, ...]) -> tuple[ObjectRef, ...]:
-        """``visible`` less the things inside others that the parser cannot see (the shut mailbox's leaflet).
+        """``visible`` less the things the parser cannot see (the shut mailbox's leaflet, an invisible box).
 
         The object tree holds them either way; the parser is asked (see
         :class:`~zorktui.engine.sight.Sight`), once per situation. The agent's
         prompt and the memory read ``visible``: a thing in a shut box is not
         something the player can see.
         """
-        if all(o.parent == place.room for o in visible):
-            return visible
         held = [o.id for o in inventory]
         around = held + [o.id for o in visible]
-        vocabulary = self.zm.object_vocabulary
+        # Each object's words are read once per turn, not once per neighbour named. Inform 7
+        # keeps them private: its printed name ("old key") is what a player would type.
+        def words(obj: int) -> list[str]:
+            name = self.facts.name(obj).lower()
+            return self.zm.object_vocabulary(obj) or ([name] if name else [])
+
+        vocabulary = functools.cache(words)
         unseen = self.sight.hidden(self.vm, place, held, around, lambda obj: object_word(self.zm, obj, around, vocabulary),
                                    self.fingerprint.noise_properties)
         return tuple(o for o in visible if o.id not in unseen) if unseen else visible
