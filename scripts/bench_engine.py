@@ -173,7 +173,7 @@ def engine_from_revision(revision: str) -> tuple[type, type]:
 def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, parallel: bool | None):
     """Per finder: (ms per new state, candidates played per new state, (found, reference) outcomes, misses).
 
-    ``finders`` maps a name to a (Game, ActionFinder) pair. Each finder
+    ``finders`` maps a name to a (Game, ActionFinder) pair, today's last. Each finder
     searches its own copy of the game; the copies are stepped in lockstep and
     searched one after the other in every state, so a machine busy with
     something else slows all of them alike.
@@ -188,7 +188,9 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
     for command in [None, *commands]:
         if command is not None and any([g.step(command).done for g in games.values()]):
             break
-        h = next(iter(games.values())).current.state_hash
+        # New states as today's engine tells them apart (as the reference path did): an older
+        # revision may hash bookkeeping that today's leaves out, and count more states.
+        h = list(games.values())[-1].current.state_hash
         if h in seen:
             continue
         seen.add(h)
@@ -200,7 +202,8 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
             per_state.append((time.perf_counter() - t) * 1000)
             tried.append(game._finder.stats.tried)
             if refs is not None:
-                got = outcomes(game, valid)
+                # Outcomes judged on today's game, so every finder's commands are hashed alike.
+                got = outcomes(list(games.values())[-1], valid)
                 counts[0] += len(refs[index] & got)
                 counts[1] += len(refs[index])
                 if refs[index] - got:

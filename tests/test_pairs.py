@@ -47,3 +47,19 @@ def test_a_door_meets_its_own_key_first_whatever_else_is_carried() -> None:
     pairs = [(a, b) for a in held + [crate, barrel, door] for b in held if a != b]
     order = order_pairs(pairs, held, lambda o: b"thing", (set(), set()), lambda a, b: {a, b} == {door, key})
     assert order[0] == (door, key)
+
+
+def test_things_lying_in_the_room_meet_what_is_in_hand_before_things_on_them() -> None:
+    # A TextWorld kitchen: four vegetables in hand; stove, oven, counter, table, fridge and door
+    # lying there; an apple, a cookbook, a knife and a pepper on the counter. With the pairs of
+    # the newest vegetables and everything in the kitchen first, the carrot (held longest) had
+    # never met the stove within the cap.
+    potato, pepper, chili, carrot = 1, 2, 3, 4
+    held = [potato, pepper, chili, carrot]
+    lying = {10, 11, 12, 13, 14, 15}            # stove, oven, counter, table, fridge, door
+    on_counter = [20, 21, 22, 23]                 # apple, cookbook, knife, red pepper
+    stove = 10
+    pairs = [(a, b) for a in held for b in held + sorted(lying) + on_counter if a != b]
+    order = order_pairs(pairs, held, lambda o: b"thing", (set(), set()), lying=lying)
+    assert (carrot, stove) in order[:MAX_PAIRS]
+    assert all(b not in on_counter for _a, b in order[:MAX_PAIRS])

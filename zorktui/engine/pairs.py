@@ -51,6 +51,7 @@ def order_pairs(
     signature: Callable[[int], bytes],
     worked: tuple[set[bytes], set[bytes]],
     linked: Callable[[int, int], bool] = lambda a, b: False,
+    lying: set[int] | frozenset[int] = frozenset(),
 ) -> list[Pair]:
     """``pairs`` in the order to try them.
 
@@ -63,11 +64,17 @@ def order_pairs(
             each slot when it worked before.
         linked: Whether one of two objects names the other in a property (a
             door and its own key, whatever else is carried).
+        lying: The objects lying directly in the room (not on or in another
+            thing), where a thing in hand is put, cooked or used: the stove
+            and the counter before the apple and the cookbook on the counter.
 
     Returns:
         A thing out there with one in hand that its properties name first (the
         door and its key), then pairs like those that worked before (a vegetable with the oven,
-        anything with the knife), then by :func:`_pair_rank`; two held
+        anything with the knife), then by :func:`_pair_rank`, things lying in
+        the room before things on or in others (with four vegetables in hand,
+        the pairs of the first three with everything in a kitchen had filled
+        the cap and "cook carrot with stove" was never tried); two held
         things newest first (a Z-machine puts what is taken first among the
         player's children, so ``held`` is newest first: the knife just taken
         meets each thing carried before two older things meet); past
@@ -77,14 +84,15 @@ def order_pairs(
     held_set = set(held)
     newest = {o: i for i, o in enumerate(held)}
 
-    def rank(ab: Pair) -> tuple[bool, int, int, int, int, bool]:
+    def rank(ab: Pair) -> tuple[bool, int, int, int, int, int, bool]:
         a, b = ab
         alike = (signature(a) in worked[0]) + (signature(b) in worked[1])
         i, j = newest.get(a, 0), newest.get(b, 0)
         # A thing out there and one in hand that its properties name (the door and its key);
         # Inform 7's property values name objects by coincidence too often to trust more.
         lock_and_key = linked(a, b) and (a in held_set) != (b in held_set)
-        return (not lock_and_key, -alike, _pair_rank(a, b, held_set), min(i, j), max(i, j), i > j)
+        nested = sum(1 for o in ab if o not in held_set and o not in lying) if lying else 0
+        return (not lock_and_key, -alike, _pair_rank(a, b, held_set), nested, min(i, j), max(i, j), i > j)
 
     ordered = sorted(pairs, key=rank)
     # Two things in hand fit together now and then (chop the potato with the knife), but

@@ -453,6 +453,8 @@ class ActionFinder:
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
         parent = self.game.zm.objects.parent
+        place = self.game.facts.place()
+        lying = {o for o in named if place is not None and parent(o) == place.room}
         for template in self.templates.double:
             slots = self.templates.held.get(template)
             link = template.split()[-2] if template.split()[-2] != "{0}" else ""
@@ -471,7 +473,7 @@ class ActionFinder:
             if link == "from":  # a thing is only taken from what holds it
                 pairs = [(a, b) for a, b in pairs if parent(a) == b]
             pairs = order_pairs(pairs, held_named, signatures.__getitem__,
-                                self._worked_slots.get(template, (set(), set())), self._linked)
+                                self._worked_slots.get(template, (set(), set())), self._linked, lying)
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
