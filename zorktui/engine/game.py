@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,6 +17,7 @@ from zorktui.engine.facts import FactReader, Place
 from zorktui.engine.fingerprint import Fingerprinter
 from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.naming import object_word
+from zorktui.engine.noise import noise_globals
 from zorktui.engine.sight import Sight
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
@@ -72,7 +72,7 @@ class Game:
         else:
             player, room_global = calibrate.find_player(self.vm, self.zm)
         self.facts = FactReader(self.zm, player, room_global)
-        noise = calibrate.noise_globals(self.vm, self.zm, self.facts)
+        noise = noise_globals(self.vm, self.zm, self.facts)
         self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
         self._status = ""

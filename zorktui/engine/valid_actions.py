@@ -63,13 +63,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zorktui.engine.calibrate import (
-    SCRATCH_QUORUM,
-    direction_commands,
-    noun_globals,
-    probe_object_words,
-    scratch_globals,
-)
+from zorktui.engine.calibrate import direction_commands
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
@@ -79,10 +73,11 @@ from zorktui.engine.grammar import (
     learn_templates,
     templates_from_grammar,
 )
-
 from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.pairs import order_pairs
 from zorktui.engine.naming import object_word
+from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
+from zorktui.engine.object_words import noun_globals, probe_object_words
+from zorktui.engine.pairs import order_pairs
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
