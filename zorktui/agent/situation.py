@@ -55,8 +55,9 @@ def map_view(memory: Any) -> MapView:
     if open_ways is not None:
         view.mentioned = list(open_ways.mentioned)
         view.unexplored = list(open_ways.mentioned) + list(open_ways.plausible)
-    view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory)]
-    view.walks = {object_number(rid): path for rid, path in queries.walks(memory).items() if object_number(rid) is not None}
+    paths = queries.walks(memory)  # once, for the frontiers and the walks back alike
+    view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory, paths=paths)]
+    view.walks = {object_number(rid): path for rid, path in paths.items() if object_number(rid) is not None}
     view.rooms = [p.name for p in queries.rooms(memory)]
     view.belief = belief_state(memory).text()
     return view

@@ -109,8 +109,11 @@ class Game:
         # Each object's words are read once per turn, not once per neighbour named. Inform 7
         # keeps them private: its printed name ("old key") is what a player would type.
         def words(obj: int) -> list[str]:
+            own = self.zm.object_vocabulary(obj)
+            if own:
+                return own
             name = self.facts.name(obj).lower()
-            return self.zm.object_vocabulary(obj) or ([name] if name else [])
+            return [name] if name else []
 
         vocabulary = functools.cache(words)
         unseen = self.sight.hidden(self.vm, place, held, around, lambda obj: object_word(self.zm, obj, around, vocabulary),

@@ -75,44 +75,53 @@ class IndividualProperties:
         return {n for n, k in counts.items() if k >= quorum}
 
 
-def transient_globals(vm: Interpreter, zm: ZMachine, start: Snapshot, probes: list[str], idle: str) -> set[int]:
+def transient_globals(afters: list[np.ndarray], settled: list[np.ndarray | None],
+                      once: np.ndarray, twice: np.ndarray) -> set[int]:
     """Globals a probe changes that the turn after it sets back: the parser's notes on the last command.
 
-    A probe followed by ``idle`` is compared with ``idle`` twice: a global the
-    probe changed (against ``idle`` once) that the next command returns to
-    what two idle turns give was a note about that command only (the
-    direction it named, whether it was a meta verb, whether its grammar line
-    swapped the nouns); a puzzle flag stays set.
+    A probe followed by an idle turn is compared with the idle turn played
+    twice: a global the probe changed (against one idle turn) that the next
+    turn returns to what two idle turns give was a note about that command
+    only (the direction it named, whether it was a meta verb, whether its
+    grammar line swapped the nouns); a puzzle flag stays set.
 
     Args:
-        vm: The interpreter (restored to ``start`` afterwards).
-        zm: The memory reader.
-        start: The state every probe is played from.
-        probes: Commands to play.
-        idle: A command that only passes a turn.
+        afters: Globals after each probe (see :func:`_probed_then_idle`).
+        settled: Globals after each probe and an idle turn (None where the probe ended the game).
+        once: Globals after one idle turn from the same state.
+        twice: Globals after two.
 
     Returns:
         Global numbers found transient.
     """
-    if not probes:
-        return set()
-    once = probe_globals(vm, zm, start, [idle])[0]
-    vm.restore(start)
-    vm.step(idle)
-    vm.step(idle)
-    twice = globals_of(zm, vm.ram()).copy()
     found: set[int] = set()
+    for after, then in zip(afters, settled):
+        if then is not None:
+            found |= set(np.flatnonzero((after != once) & (then == twice)).tolist())
+    return found
+
+
+def _probed_then_idle(vm: Interpreter, zm: ZMachine, start: Snapshot, probes: list[str], idle: str,
+                      props: tuple[IndividualProperties, list[np.ndarray]]) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    """Each probe played from ``start``: the globals after it (and its individual property values, into
+    ``props``), then after an idle turn more (None where the probe ended the game: the turn after
+    would answer "restart or quit?"). ``vm`` is left at ``start``."""
+    individual, values = props
+    afters: list[np.ndarray] = []
+    settled: list[np.ndarray | None] = []
     for probe in probes:
         vm.restore(start)
         reply = vm.step(probe)
-        after = globals_of(zm, vm.ram()).copy()
+        ram = vm.ram()
+        afters.append(globals_of(zm, ram).copy())
+        values.append(individual.values(ram))
         if vm.halted() or ending_in(reply)[0]:
-            continue  # the game is over: the turn after is an answer to "restart or quit?"
+            settled.append(None)
+            continue
         vm.step(idle)
-        settled = globals_of(zm, vm.ram())
-        found |= set(np.flatnonzero((after != once) & (settled == twice)).tolist())
+        settled.append(globals_of(zm, vm.ram()).copy())
     vm.restore(start)
-    return found
+    return afters, settled
 
 
 #: How many probes must disturb a global, with different verbs, before it counts as scratch.
@@ -277,21 +286,26 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         noise |= differing(probe_globals(vm, zm, holding, looking[:passing]))
     # Assorted verbs on assorted objects: what most of them disturb is scratch.
     verbs = verb_groups(zm)
+    probes: list[str] = []
     if verbs:
         step = max(1, len(verbs) // VERB_PROBES)
-        probes = []
         for i, verb in enumerate(verbs[::step][:VERB_PROBES]):
             probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
-        idle_props: list[np.ndarray] = []
-        idle_globals = probe_globals(vm, zm, start, [idle], props=(individual, idle_props))[0]
-        probed: list[np.ndarray] = []
-        noise |= scratch_globals(probe_globals(vm, zm, start, probes, props=(individual, probed)), idle_globals)
-        properties |= individual.disturbed(probed, idle_props[0], SCRATCH_QUORUM)
-        noise |= transient_globals(vm, zm, start, probes, idle)
-    # Every way out, and a meta verb: a global they set that the next turn sets back
-    # (PunyInform's selected_direction, its meta flag) is the parser's.
-    meta = [verb for verb in ("score",) if verb in zm.dictionary]
-    noise |= transient_globals(vm, zm, start, direction_commands(zm) + meta, idle)
+    idle_props: list[np.ndarray] = []
+    once = probe_globals(vm, zm, start, [idle], props=(individual, idle_props))[0]
+    vm.restore(start)
+    vm.step(idle)
+    vm.step(idle)
+    twice = globals_of(zm, vm.ram()).copy()
+    # Every way out, and a meta verb, go with them: a global any of these sets that the next
+    # turn sets back (PunyInform's selected_direction, its meta flag) is the parser's.
+    ways = direction_commands(zm) + [verb for verb in ("score",) if verb in zm.dictionary]
+    probed: list[np.ndarray] = []
+    afters, settled = _probed_then_idle(vm, zm, start, probes + ways, idle, (individual, probed))
+    if probes:
+        noise |= scratch_globals(afters[: len(probes)], once)
+        properties |= individual.disturbed(probed[: len(probes)], idle_props[0], SCRATCH_QUORUM)
+    noise |= transient_globals(afters, settled, once, twice)
     # Paraphrases reach the same world by different parses: what differs is the parser's.
     groups = _paraphrases(zm)
     # Taking a thing, or taking it from what holds it: the parser notes the holder.

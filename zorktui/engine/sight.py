@@ -13,7 +13,7 @@ everything in scope and the dark stay as they were (see :func:`situations`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from zorktui.engine.facts import Place
 from zorktui.engine.fingerprint import globals_of, object_state
@@ -82,16 +82,15 @@ class Sight:
                 continue
             if obj in held:
                 sure.append((obj, name))
-            elif obj in keys:
+                continue
+            if obj in keys:
                 judged[obj] = (name, keys[obj])
-                if parent(obj) == place.room and not place.dark:
-                    likely.append((obj, name))
-            elif parent(obj) == place.room and not place.dark:
+            if parent(obj) == place.room and not place.dark:
                 likely.append((obj, name))
         return self.unseen(vm, judged, sure, likely) if judged else out
 
     def unseen(self, vm: Interpreter, things: dict[int, tuple[str, bytes]],
-               sure: list[tuple[int, str]], likely: list[tuple[int, str]] = ()) -> set[int]:  # type: ignore[assignment]
+               sure: Sequence[tuple[int, str]], likely: Sequence[tuple[int, str]] = ()) -> set[int]:
         """Of ``things``, those the parser cannot see; ``vm`` is left exactly as it was.
 
         Args:

@@ -473,11 +473,18 @@ def walks(memory: Memory, as_of: int | None = None) -> dict[str, tuple[str, ...]
     return shortest_walks(_exit_graph(memory, t), origin.id)
 
 
-def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8) -> list[Frontier]:
+def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8,
+              paths: dict[str, tuple[str, ...]] | None = None) -> list[Frontier]:
     """Rooms with mentioned, untried exits, nearest first (AriGraph's unexplored-exit search).
 
     Only rooms reachable over learned exits from the player's room count; two
     queries in all, whatever the size of the map.
+
+    Args:
+        memory: The memory.
+        as_of: The turn (default: the latest).
+        limit: How many rooms at most.
+        paths: :func:`walks` at the same turn, when the caller has them already.
     """
     t = turn_of(memory, as_of)
     origin = _room_at(memory, t)
@@ -498,7 +505,8 @@ def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8) -> list[
                 hinted.setdefault(rid, set()).add(detail)
         else:
             tried.setdefault(rid, set()).add(detail)
-    paths = shortest_walks(_exit_graph(memory, t), origin.id)
+    if paths is None:
+        paths = shortest_walks(_exit_graph(memory, t), origin.id)
     rank = {d: i for i, d in enumerate(ORDER)}
     found: list[Frontier] = []
     for rid, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
