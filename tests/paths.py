@@ -7,9 +7,11 @@ BUNDLED = ROOT / "zorktui" / "stories" / "lighthouse.z5"
 BUNDLED_WALKTHROUGH = ROOT / "zorktui" / "stories" / "lighthouse.walkthrough"
 BUNDLED_DEATH = ROOT / "zorktui" / "stories" / "lighthouse.death"
 ZIL = ROOT / "tests" / "data" / "zil" / "mini.z3"
+ZIL_EARLY = (ROOT / "tests" / "data" / "zil" / "mini.z1", ROOT / "tests" / "data" / "zil" / "mini.z2")
 ZIL_WALKTHROUGH = ROOT / "tests" / "data" / "zil" / "mini.walkthrough"
 ZIL_EXPECTED = ROOT / "tests" / "data" / "zil" / "expected.json"
 DARK_FIRST = ROOT / "tests" / "data" / "inform" / "dark.z5"
+OLD_GRAMMAR = ROOT / "tests" / "data" / "inform" / "gv1.z5"
 
 
 def commands(path: Path) -> list[str]:

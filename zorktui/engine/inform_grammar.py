@@ -1,15 +1,24 @@
-"""Inform's grammar tables (version 2), read straight from the story.
+"""Inform's grammar tables, read straight from the story.
 
 Inform 6 (and Inform 7, which compiles through it) keeps a table of grammar
 lines per verb at the start of static memory: each line names an action and
 the tokens it takes (objects, objects held, prepositions, topics). Reading
 them gives the exact command forms a verb has, and lets verbs that lead to
 the same action with the same tokens ("take", "get", "carry") be tried once.
+
+Two layouts exist. Version 2 (library 6/3 on, and Inform 7) gives each line
+an action word and 3-byte tokens up to an end marker. Version 1 (Inform 5
+and early Inform 6 games, such as many of the classic Inform titles) gives
+each line 8 bytes: the number of objects, six token bytes and the action;
+its prepositions are numbers that the dictionary entry of each preposition
+carries in its third data byte.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from zorktui.engine.dictionary import Dictionary
 from zorktui.engine.grammar import PREFERRED, is_meta
@@ -90,11 +99,15 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
         text = verbs[n]
         return (PREFERRED.index(text) if text in PREFERRED else len(PREFERRED), text)
 
+    by_verb = _all_lines(memory, dictionary, table, verbs, _verb_lines)
+    if by_verb is None:
+        prepositions = _gv1_prepositions(memory, dictionary)
+        by_verb = _all_lines(memory, dictionary, table, verbs, partial(_gv1_verb_lines, prepositions=prepositions))
+    if by_verb is None:
+        return None
     for number in sorted(verbs, key=plain_first):
         verb = verbs[number]
-        lines = _verb_lines(memory, dictionary, table, number)
-        if lines is None:
-            return None
+        lines = by_verb[number]
         for index, (action, shape) in enumerate(lines):
             line = _usable_line(verb, action, shape)
             if line is None:
@@ -113,8 +126,25 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
 _Shape = list[tuple[str, object]]
 
 
+def _all_lines(
+    memory: bytearray,
+    dictionary: Dictionary,
+    table: int,
+    verbs: dict[int, str],
+    reader: Callable[[bytearray, Dictionary, int, int], list[tuple[int, _Shape]] | None],
+) -> dict[int, list[tuple[int, _Shape]]] | None:
+    """Every verb's lines read in one layout, or None if any verb does not read in it."""
+    out: dict[int, list[tuple[int, _Shape]]] = {}
+    for number in verbs:
+        lines = reader(memory, dictionary, table, number)
+        if lines is None:
+            return None
+        out[number] = lines
+    return out
+
+
 def _verb_lines(memory: bytearray, dictionary: Dictionary, table: int, number: int) -> list[tuple[int, _Shape]] | None:
-    """A verb's grammar lines in the parser's order, as (action, shape); None if unreadable."""
+    """A verb's grammar lines in the parser's order, as (action, shape); None if unreadable as version 2."""
     addr = word(memory, table + 2 * number)
     if not table <= addr < len(memory) - 1:
         return None
@@ -149,6 +179,69 @@ def _verb_lines(memory: bytearray, dictionary: Dictionary, table: int, number: i
             previous_was_alternative = kind == _PREPOSITION and alternative
         lines.append((action, shape))
     return lines
+
+
+def _gv1_verb_lines(
+    memory: bytearray, dictionary: Dictionary, table: int, number: int, prepositions: dict[int, str]
+) -> list[tuple[int, _Shape]] | None:
+    """A verb's lines in the version 1 layout, as (action, shape); None if unreadable as version 1.
+
+    A line is 8 bytes: how many objects it takes, six tokens, the action. Its
+    tokens stop at the first "noun" (0) once that many objects have been
+    met, as in the library's own ``UnpackGrammarLine``. Token values: 0-8
+    the elementary tokens (numbered as in version 2), 16-47 ``noun=Routine``,
+    48-79 a general parsing routine, 80-127 ``scope=Routine``, 128-179 an
+    attribute, 180-255 a preposition (``prepositions`` maps them to words).
+    """
+    addr = word(memory, table + 2 * number)
+    if not table <= addr < len(memory) - 1:
+        return None
+    count = memory[addr]
+    if count > 64 or addr + 1 + 8 * count > len(memory):
+        return None
+    lines: list[tuple[int, _Shape]] = []
+    for i in range(count):
+        p = addr + 1 + 8 * i
+        wanted = memory[p]
+        if wanted > 6:
+            return None
+        shape: _Shape = []
+        objects = 0
+        for token in memory[p + 1 : p + 7]:
+            if token == 0 and objects == wanted:
+                break
+            if token >= 180:
+                entry = prepositions.get(token)
+                if entry is None:
+                    return None
+                shape.append(("words", [entry]))
+                continue
+            if 9 <= token <= 15:
+                return None
+            objects += 1
+            if token <= 8:
+                shape.append(("object", (_ELEMENTARY, token)))
+            elif token < 48:
+                shape.append(("object", (_NOUN_ROUTINE, token - 16)))
+            elif token < 80:
+                shape.append(("object", (_ROUTINE, token - 48)))
+            elif token < 128:
+                shape.append(("object", (_SCOPE_ROUTINE, token - 80)))
+            else:
+                shape.append(("object", (_ATTRIBUTE, token - 128)))
+        if objects != wanted:
+            return None
+        lines.append((memory[p + 7], shape))
+    return lines
+
+
+def _gv1_prepositions(memory: bytearray, dictionary: Dictionary) -> dict[int, str]:
+    """Version 1 preposition numbers: each preposition's entry holds its number in its third data byte."""
+    found: dict[int, str] = {}
+    for w in dictionary.words:
+        if w.preposition:
+            found.setdefault(memory[w.addr + dictionary.text_bytes + 2], w.text)
+    return found
 
 
 def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:

@@ -291,6 +291,10 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         step = max(1, len(verbs) // VERB_PROBES)
         for i, verb in enumerate(verbs[::step][:VERB_PROBES]):
             probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
+    # One command with two objects: the parser's second noun is set by no other probe, and a
+    # sample of verbs may hold none ("north" after "take key from box" had counted as a change).
+    if len(names) >= 2 and "put" in zm.dictionary and "in" in zm.dictionary:
+        probes.append(f"put {names[0]} in {names[1]}")
     idle_props: list[np.ndarray] = []
     once = probe_globals(vm, zm, start, [idle], props=(individual, idle_props))[0]
     vm.restore(start)
