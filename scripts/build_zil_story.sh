@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Rebuild tests/data/zil/mini.z3 (Z-machine v3) from mini.zil with zorkie
-# (pip install zorkie; tested with zorkie 0.2.0) and print its md5.
+# (pip install zorkie; tested with zorkie 0.2.0) and print its md5; also
+# mini.z1 and mini.z2, the same story for versions 1 and 2 (the Z-string
+# shifts of early Infocom releases).
 #   scripts/build_zil_story.sh            build and print md5
 #   scripts/build_zil_story.sh --check    build twice into a temp dir, confirm the
 #                                         bytes are identical, and compare with the
@@ -21,11 +23,16 @@ SERIAL="${ZIL_SERIAL:-261122}"
 
 command -v "$ZORKIE" >/dev/null || { echo "zorkie not found (pip install zorkie)" >&2; exit 1; }
 
-compile() {  # compile <output>
-    "$ZORKIE" "$SRC" -o "$1" -v 3 >/dev/null
+compile() {  # compile <output> [version]
+    local want="${2:-3}" src="$SRC"
+    if [ "$want" != 3 ]; then
+        src="$(mktemp -d)/mini.zil"
+        sed "s/<VERSION 3>/<VERSION $want>/" "$SRC" > "$src"
+    fi
+    "$ZORKIE" "$src" -o "$1" -v "$want" >/dev/null
     printf '%s' "$SERIAL" | dd of="$1" bs=1 seek=18 conv=notrunc status=none
     local v; v=$(od -An -tu1 -N1 "$1" | tr -d ' ')
-    [ "$v" = 3 ] || { echo "error: $1 has version byte $v, expected 3" >&2; exit 1; }
+    [ "$v" = "$want" ] || { echo "error: $1 has version byte $v, expected $want" >&2; exit 1; }
 }
 
 if [ "${1:-}" = "--check" ]; then
@@ -36,10 +43,16 @@ if [ "${1:-}" = "--check" ]; then
     echo "build 1: $A"; echo "build 2: $B"; echo "in repo: $C"
     [ "$A" = "$B" ] || { echo "NOT deterministic" >&2; exit 1; }
     [ "$A" = "$C" ] || { echo "committed mini.z3 differs from a fresh build" >&2; exit 1; }
-    echo "ok: deterministic and matches the committed story"
+    for v in 1 2; do
+        compile "$TMP/a.z$v" "$v"
+        cmp -s "$TMP/a.z$v" "$DIR/mini.z$v" || { echo "committed mini.z$v differs from a fresh build" >&2; exit 1; }
+    done
+    echo "ok: deterministic and matches the committed stories"
     exit 0
 fi
 
 compile "$OUT"
+compile "$DIR/mini.z1" 1
+compile "$DIR/mini.z2" 2
 echo "zorkie $(python3 -c 'import importlib.metadata as m; print(m.version("zorkie"))' 2>/dev/null || echo '?')"
-md5sum "$OUT"
+md5sum "$OUT" "$DIR/mini.z1" "$DIR/mini.z2"

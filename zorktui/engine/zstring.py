@@ -112,7 +112,9 @@ class ZStringDecoder:
     def _zchars_to_text(self, zchars: list[int], allow_abbreviations: bool) -> str:
         out: list[str] = []
         alphabets = self._alphabets
-        shift = 0
+        early = self._version <= 2
+        lock = 0  # versions 1 and 2: the alphabet shift-locked to (Standard 3.2.2)
+        shift = 0  # the alphabet of the next character only
         i = 0
         n = len(zchars)
         version = self._version
@@ -121,20 +123,27 @@ class ZStringDecoder:
             i += 1
             if z == 0:
                 out.append(" ")
-                shift = 0
+                shift = lock
+            elif z == 1 and version == 1:
+                out.append("\n")
+                shift = lock
             elif z in (1, 2, 3) and version >= 3 or z == 1 and version == 2:
                 if i < n and allow_abbreviations:
                     out.append(self._abbreviation(32 * (z - 1) + zchars[i]))
                 i += 1
-                shift = 0
+                shift = lock
+            elif z in (2, 3):  # versions 1 and 2: shift for one character
+                shift = (lock + z - 1) % 3
+            elif z in (4, 5) and early:  # versions 1 and 2: shift lock
+                lock = shift = (lock + z - 3) % 3
             elif z in (4, 5):
                 shift = z - 3
             elif z == 6 and shift == 2:
                 if i + 1 < n:
                     out.append(self.zscii((zchars[i] << 5) | zchars[i + 1]))
                 i += 2
-                shift = 0
+                shift = lock
             else:
                 out.append(alphabets[shift][z - 6])
-                shift = 0
+                shift = lock
         return "".join(out)
