@@ -49,6 +49,10 @@ def test_run_transcript_and_valid_actions(tmp_path: Path) -> None:
     assert [r["command"] for r in records[2:]] == ["take wick", "north"]
     assert all(isinstance(r["valid_actions"], list) and r["valid_actions_ms"] >= 0 for r in records[1:])
     assert "up" in records[-1]["valid_actions"]
+    # The same file named again holds the new run only, not two sessions one after the other.
+    zorktui("run", str(ZIL), "--commands", str(script), "--jsonl", str(out))
+    again = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["type"] for r in again].count("session") == 1 and len(again) == len(records)
 
 
 def test_commands_from_stdin() -> None:

@@ -79,12 +79,14 @@ class TrajectoryWriter:
 
     Args:
         path: The JSONL file (created with its parent folder if needed).
+        fresh: Start the file anew rather than append (a file named on the
+            command line holds one run; a session's log grows across resumes).
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, fresh: bool = False) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = open(self.path, "a", encoding="utf-8")
+        self._fh: IO[str] = open(self.path, "w" if fresh else "a", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record and flush it to the operating system."""

@@ -48,7 +48,7 @@ class Output:
         self.session = session
         self.out = out
         self.echo = echo
-        self.writer = TrajectoryWriter(jsonl) if jsonl else None
+        self.writer = TrajectoryWriter(jsonl, fresh=True) if jsonl else None
         game = session.game
         if self.writer is not None:
             recorder = session.recorder
