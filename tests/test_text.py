@@ -64,3 +64,19 @@ def test_the_games_own_words_about_scores_stay(text: str) -> None:
 ])
 def test_an_ending_is_a_banner_that_closes_the_game(text: str, expected: tuple[bool, bool, bool]) -> None:
     assert ending_in(text) == expected
+
+
+def test_a_quote_box_comes_out_one_row_a_line() -> None:
+    # Inform's ``box`` draws in the upper window; jericho lays the rows end to end on one
+    # line, each padded to the window's width (jericho's reply to "take coin" in our own
+    # test story with a box added to the coin).
+    raw = ("\nYou pick it up.\n" + " " * 60 + "Money is a kind of poetry." + " " * 30 + "-- Wallace Stevens"
+           + " " * 30 + "\n[The score has just gone up by five points.]\n\n>" + " " * 128 + "PorchScore: 5Moves: 1")
+    assert split_reply(raw).narrative == (
+        "You pick it up.\nMoney is a kind of poetry.\n-- Wallace Stevens\n\n[The score has just gone up by five points.]")
+
+
+def test_ascii_art_keeps_its_indentation() -> None:
+    # TextWorld's logo indents its rows by up to 23 spaces: art, not a window's rows.
+    art = "                    ________  ________\n                   |        \\|        \\\n                    \\$$$$$$$$| $$$$$$$$"
+    assert split_reply(art + "\n\n>").narrative == art

@@ -20,6 +20,11 @@ _STATUS_HEAD = re.compile(r"\A[ \t]*" + _V3_STATUS + r"\n")
 # ("...RESTORE or QUIT?  Foyer bar      Score: 2      Moves: 7"): jericho
 # appends the upper window's text to the last line.
 _STATUS_TAIL = re.compile(r"[ \t]{2,}\S[^\n]*?[ \t]{2,}Score:[ \t]*-?\d+[ \t]+(?:Moves|Turns):[ \t]*-?\d+[ \t]*\Z")
+# The upper window drawn as text (an Inform quote box): jericho lays its rows
+# end to end on one line, each padded to the window's width, the first (the
+# status row, blank) included. ASCII art indents less (TextWorld's logo: 23).
+_GRID_ROW = re.compile(r"\A {40,}\S")
+_GRID_GAP = re.compile(r"[ \t]{20,}")
 _BANNER = re.compile(r"^[ \t]*\*{2,}[ \t]*([^*\n]{2,80}?)[ \t]*\*{2,}[ \t]*$", re.MULTILINE)
 _RELEASE_LINE = re.compile(r"^\s*Release \d+ / Serial number \d{6}", re.MULTILINE)
 # "Would you like to RESTART, RESTORE a saved game, UNDO your last move or QUIT?"
@@ -82,7 +87,13 @@ def split_reply(raw: str, previous_status: str = "") -> Split:
         squashed = " ".join(stripped.split("\n", 1)[0].split())
         if squashed == previous_status:
             text = stripped.split("\n", 1)[1] if "\n" in stripped else ""
-    lines = [line.rstrip() for line in text.split("\n")]
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if _GRID_ROW.match(line):
+            lines.extend(row.strip() for row in _GRID_GAP.split(line) if row.strip())
+            lines.append("")
+        else:
+            lines.append(line.rstrip())
     narrative = "\n".join(lines).strip("\n")
     # Collapse runs of blank lines left behind by cursor movement.
     narrative = re.sub(r"\n{3,}", "\n\n", narrative)
