@@ -11,6 +11,7 @@ ZIL_EARLY = (ROOT / "tests" / "data" / "zil" / "mini.z1", ROOT / "tests" / "data
 ZIL_WALKTHROUGH = ROOT / "tests" / "data" / "zil" / "mini.walkthrough"
 ZIL_EXPECTED = ROOT / "tests" / "data" / "zil" / "expected.json"
 DARK_FIRST = ROOT / "tests" / "data" / "inform" / "dark.z5"
+ASKS_FIRST = ROOT / "tests" / "data" / "inform" / "asks.z5"
 OLD_GRAMMAR = ROOT / "tests" / "data" / "inform" / "gv1.z5"
 
 

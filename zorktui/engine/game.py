@@ -19,6 +19,7 @@ from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.naming import object_word
 from zorktui.engine.noise import noise_globals
 from zorktui.engine.sight import Sight
+from zorktui.engine.opening import to_first_prompt
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
 from zorktui.engine.turn import ObjectRef, Turn
@@ -65,7 +66,7 @@ class Game:
         self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
         self._valid_cache: dict[str, tuple[str, ...]] = {}
         self._finder: Any = None
-        raw = self.vm.reset()
+        raw = to_first_prompt(self.vm, self.vm.reset())
         self._start = self.vm.snapshot()
         if self.vm.supported:
             player, room_global = self.vm.bound_player(), 0

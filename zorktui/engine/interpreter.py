@@ -178,6 +178,18 @@ class Interpreter:
         lib.set_opcode(opcode)
         lib.setFrameCount(frame_count)
 
+    def waiting(self) -> tuple[int, tuple[int, ...]] | None:
+        """What the machine waits in: (opcode, (pc, sp, fp, frames)), or None where jericho's layout is unknown.
+
+        The opcode tells a line read (228, ``read``/``aread``) from a key
+        read (246, ``read_char``); the position tells one line read from another.
+        """
+        state = self._env.get_state()
+        if len(state) != 9:
+            return None
+        _ram, _stack, pc, sp, fp, frame_count, opcode, _rng, _narrative = state
+        return int(opcode), (int(pc), int(sp), int(fp), int(frame_count))
+
     def halted(self) -> bool:
         """The story has stopped running (it quit, or the interpreter failed)."""
         return bool(self._lib.halted())

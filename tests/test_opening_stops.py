@@ -1,0 +1,37 @@
+"""Stories that ask before play begins: a key to press, a question to answer.
+
+Calibration and every fact need the command prompt. Before these were
+answered, our test story's opening read score 26 and no location, and its
+valid actions were "hug coin" and "inv wide".
+"""
+
+from __future__ import annotations
+
+from paths import ASKS_FIRST, DARK_FIRST
+
+from zorktui.engine.game import Game
+
+
+def test_a_key_and_a_question_are_passed_and_shown() -> None:
+    game = Game(ASKS_FIRST)
+    try:
+        opening = game.opening
+        assert opening.observation.startswith("[Press a key to begin.]\nHave you played before?\n> no\n\nWelcome.")
+        assert opening.location.name == "Porch" and (opening.score, opening.moves) == (0, 0)
+        took = game.step("take coin")
+        assert (took.score, took.moves, took.reward) == (5, 1, 5) and took.inventory[0].name == "brass coin"
+        assert set(game.valid_actions()) == {"drop coin", "south"}
+        game.restart()
+        assert game.current.observation == opening.observation and game.current.state_hash == opening.state_hash
+    finally:
+        game.close()
+
+
+def test_a_story_at_its_prompt_is_left_as_it_is() -> None:
+    # "no" at the command prompt is a command like any other: the read it lands in is the same one.
+    game = Game(DARK_FIRST)
+    try:
+        assert game.opening.observation.startswith("DARK FIRST") and game.opening.moves == 0
+        assert "rhetorical" not in game.opening.observation
+    finally:
+        game.close()
