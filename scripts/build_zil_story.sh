@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Rebuild tests/data/zil/mini.z3 (Z-machine v3) from mini.zil with zorkie
 # (pip install zorkie; tested with zorkie 0.2.0) and print its md5; also
-# mini.z1 and mini.z2, the same story for versions 1 and 2 (the Z-string
-# shifts of early Infocom releases).
+# mini.z1, mini.z2 and mini.z4, the same story for versions 1 and 2 (the
+# Z-string shifts of early Infocom releases) and 4 (no status line drawn by
+# the interpreter).
 #   scripts/build_zil_story.sh            build and print md5
 #   scripts/build_zil_story.sh --check    build twice into a temp dir, confirm the
 #                                         bytes are identical, and compare with the
@@ -43,7 +44,7 @@ if [ "${1:-}" = "--check" ]; then
     echo "build 1: $A"; echo "build 2: $B"; echo "in repo: $C"
     [ "$A" = "$B" ] || { echo "NOT deterministic" >&2; exit 1; }
     [ "$A" = "$C" ] || { echo "committed mini.z3 differs from a fresh build" >&2; exit 1; }
-    for v in 1 2; do
+    for v in 1 2 4; do
         compile "$TMP/a.z$v" "$v"
         cmp -s "$TMP/a.z$v" "$DIR/mini.z$v" || { echo "committed mini.z$v differs from a fresh build" >&2; exit 1; }
     done
@@ -54,5 +55,6 @@ fi
 compile "$OUT"
 compile "$DIR/mini.z1" 1
 compile "$DIR/mini.z2" 2
+compile "$DIR/mini.z4" 4
 echo "zorkie $(python3 -c 'import importlib.metadata as m; print(m.version("zorkie"))' 2>/dev/null || echo '?')"
-md5sum "$OUT" "$DIR/mini.z1" "$DIR/mini.z2"
+md5sum "$OUT" "$DIR/mini.z1" "$DIR/mini.z2" "$DIR/mini.z4"

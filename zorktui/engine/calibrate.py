@@ -20,6 +20,7 @@ from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import moved_object, self_named_object
 from zorktui.engine.fingerprint import attributes_of, globals_of
 from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.text import announced_score
 from zorktui.engine.zmachine import ZMachine
 
 if TYPE_CHECKING:
@@ -176,6 +177,41 @@ def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
     zm.refresh(vm.ram())
     m = _MAX_SCORE.search(reply)
     return int(m.group(1)) if m else None
+
+
+def score_verb_agrees(vm: Interpreter, zm: ZMachine, room_global: int) -> bool:
+    """Whether the two globals after the room's hold score and moves, as the game's "score" says.
+
+    Version 3 fixes them there and Inform keeps them there in every version;
+    a ZIL story for version 4 or later draws its own status line and need not
+    (our ZIL story does; a story that does not is left with the status
+    line's numbers). Two looks pass two turns, so a moves counter shows as 2
+    where every other global is still 0.
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+        room_global: The global holding the room.
+
+    Returns:
+        True when the reply to "score" states the score and the moves and
+        both match those globals.
+    """
+    if "score" not in zm.dictionary or "look" not in zm.dictionary:
+        return False
+    snap = vm.snapshot()
+    try:
+        vm.step("look")
+        vm.step("look")
+        zm.refresh(vm.ram())
+        before = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
+        score, moves = announced_score(vm.step("score"))
+        zm.refresh(vm.ram())
+        after = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
+    finally:
+        vm.restore(snap)
+        zm.refresh(vm.ram())
+    return bool(moves) and (score, moves) in (before, after)
 
 
 def examine_me(vm: Interpreter, zm: ZMachine) -> tuple[np.ndarray, np.ndarray] | None:

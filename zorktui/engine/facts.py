@@ -6,7 +6,9 @@ Generic rules, no per-game tables:
   (global 1 = score, global 2 = moves, or hours and minutes in a time game);
   Inform 6 and Inform 7 keep the same convention for every version (``sline1``
   and ``sline2`` are set from ``score`` and ``turns`` before each prompt).
-  Stories from other compilers fall back on the numbers in the status line.
+  ZIL stories of version 4 on, where the game's own "score" agrees with the
+  same globals, too (see ``calibrate.score_verb_agrees``). Stories from other
+  compilers fall back on the numbers in the status line.
 * Location: global 0 is the current room (the v3 status line room; Inform's
   ``location``). Inform sets it to a "darkness" object when the player cannot
   see, so the room is then found by climbing the player's parents.
