@@ -35,3 +35,17 @@ def test_a_story_at_its_prompt_is_left_as_it_is() -> None:
         assert "rhetorical" not in game.opening.observation
     finally:
         game.close()
+
+
+def test_a_prompt_of_the_games_own_is_cut_with_the_status_window_after_it() -> None:
+    # jericho glues the status window to the line the game waits on; with "What now?" for a
+    # prompt, "What now?<spaces>Porch Score: 5 Moves: 1" had stayed at the end of every reply.
+    game = Game(ASKS_FIRST)
+    try:
+        took = game.step("take coin")
+        assert took.observation == "Taken.\n\n[The score has just gone up by five points.]"
+        moved = game.step("south")
+        assert moved.observation == "Garden\nA small garden." and moved.location.name == "Garden"
+        assert game.opening.observation.endswith("You can see a brass coin here.")
+    finally:
+        game.close()

@@ -19,7 +19,7 @@ from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.naming import object_word
 from zorktui.engine.noise import noise_globals
 from zorktui.engine.sight import Sight
-from zorktui.engine.opening import to_first_prompt
+from zorktui.engine.opening import own_prompt, to_first_prompt
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
 from zorktui.engine.turn import ObjectRef, Turn
@@ -68,6 +68,7 @@ class Game:
         self._finder: Any = None
         raw = to_first_prompt(self.vm, self.vm.reset())
         self._start = self.vm.snapshot()
+        self._prompt = own_prompt(self.vm, raw)
         if self.vm.supported:
             player, room_global = self.vm.bound_player(), 0
         else:
@@ -129,7 +130,7 @@ class Game:
         # Hashed first: asking the parser what it sees (below) plays commands,
         # and ``ram`` is the interpreter's shared buffer.
         state_hash = self.fingerprint(ram)
-        parts = split_reply(raw, self._status)
+        parts = split_reply(raw, self._status, self._prompt)
         if parts.status:
             self._status = parts.status
         facts = self.facts
@@ -238,6 +239,7 @@ class Game:
         other._valid_cache = self._valid_cache
         other._finder = None
         other._start = self._start
+        other._prompt = self._prompt
         other.facts = self.facts.copy_for(other.zm)
         other.fingerprint = self.fingerprint
         other.sight = Sight(other.zm)  # its own: a planner asks from another thread

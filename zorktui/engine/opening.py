@@ -9,7 +9,7 @@ their text is kept for the opening turn.
 from __future__ import annotations
 
 from zorktui.engine.interpreter import Interpreter
-from zorktui.engine.text import ending_in, split_reply
+from zorktui.engine.text import ending_in, last_line_prompt, split_reply
 
 #: The opcode of ``read_char``: the story waits for one key.
 READ_CHAR = 246
@@ -63,3 +63,30 @@ def to_first_prompt(vm: Interpreter, raw: str) -> str:
             break
         texts.append(answered)
     return "".join(texts)
+
+
+#: Longer than this, a last line is a question or a sentence, not a prompt.
+MAX_PROMPT_CHARS = 40
+
+
+def own_prompt(vm: Interpreter, raw: str) -> str:
+    """The game's own prompt where it is not ">" ("What now?"), else "".
+
+    It is the last line of every reply: the opening's and that of "look"
+    played from it (and taken back) must agree. Without it, the status
+    window glued after it stayed in the text ("What now?  Porch Score: 5
+    Moves: 1") and Inform 7 rooms, named from the status line, had no name.
+
+    Args:
+        vm: The interpreter at the command prompt (restored afterwards).
+        raw: The opening text.
+    """
+    if split_reply(raw).prompted:
+        return ""
+    first = last_line_prompt(raw)
+    if not first or len(first) > MAX_PROMPT_CHARS:
+        return ""
+    snap = vm.snapshot()
+    reply = vm.step("look")
+    vm.restore(snap)
+    return first if last_line_prompt(reply) == first else ""

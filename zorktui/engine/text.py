@@ -49,13 +49,26 @@ class Split:
     prompted: bool
 
 
-def split_reply(raw: str, previous_status: str = "") -> Split:
+def last_line_prompt(raw: str) -> str:
+    """The text before the status window on a reply's last line: the prompt, if the game has its own.
+
+    jericho glues the status window to the line the game waits on, after a
+    long run of spaces ("What now?<spaces>Porch Score: 5 Moves: 1").
+    """
+    last = raw.replace("\r", "\n").rsplit("\n", 1)[-1]
+    m = _GRID_GAP.search(last)
+    return (last[: m.start()] if m else last).strip()
+
+
+def split_reply(raw: str, previous_status: str = "", prompt: str = "") -> Split:
     """Split a raw reply into narrative, status line and prompt.
 
     Args:
         raw: The text the interpreter produced for one command.
         previous_status: The last status line seen; some interpreters echo it
             at the start of the next reply, and it is removed there too.
+        prompt: The game's own prompt where it is not ">" ("What now?"),
+            as :func:`last_line_prompt` found it on every reply.
 
     Returns:
         The parts of the reply.
@@ -64,6 +77,13 @@ def split_reply(raw: str, previous_status: str = "") -> Split:
     status = ""
     prompted = False
     m = _PROMPT_TAIL.search(text)
+    if prompt and not m:
+        last = text.rsplit("\n", 1)[-1]
+        if last.strip().startswith(prompt):
+            gap = _GRID_GAP.search(last)
+            status = " ".join(last[gap.end():].split()) if gap else ""
+            text = text[: len(text) - len(last)]
+            prompted = True
     if m:
         tail = text[m.start():].lstrip("\n")
         status = " ".join(tail[1:].split())
