@@ -11,6 +11,7 @@ ZIL_OTHER_VERSIONS = tuple(ROOT / "tests" / "data" / "zil" / f"mini.z{v}" for v 
 ZIL_WALKTHROUGH = ROOT / "tests" / "data" / "zil" / "mini.walkthrough"
 ZIL_EXPECTED = ROOT / "tests" / "data" / "zil" / "expected.json"
 DARK_FIRST = ROOT / "tests" / "data" / "inform" / "dark.z5"
+DARK_START = ROOT / "tests" / "data" / "inform" / "darkstart.z5"
 ASKS_FIRST = ROOT / "tests" / "data" / "inform" / "asks.z5"
 OLD_GRAMMAR = ROOT / "tests" / "data" / "inform" / "gv1.z5"
 

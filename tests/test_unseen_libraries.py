@@ -7,7 +7,7 @@ are our own, made to show the same shape.
 
 from __future__ import annotations
 
-from paths import BUNDLED, DARK_FIRST
+from paths import BUNDLED, DARK_FIRST, DARK_START
 
 from zorktui.engine.game import Game
 
@@ -26,6 +26,22 @@ def test_the_room_global_is_found_when_the_first_exit_leads_into_the_dark() -> N
         assert cellar.visible == ()  # the crate is there, but nothing can be seen in the dark
         back = game.step("south")
         assert back.location.name == "Porch" and not back.dark and back.score == 5
+    finally:
+        game.close()
+
+
+def test_the_room_global_is_found_when_the_story_opens_in_the_dark() -> None:
+    # Only ``real_location`` follows the player out of the dark cellar; ``location`` shows
+    # itself from the porch next door. Taken from the cellar, score read 28 and moves 26.
+    game = Game(DARK_START)
+    try:
+        opening = game.opening
+        assert opening.location.name == "Cellar" and opening.dark and (opening.score, opening.moves) == (0, 0)
+        assert opening.visible == ()
+        porch = game.step("south")
+        assert porch.location.name == "Porch" and not porch.dark and porch.moves == 1
+        took = game.step("take coin")
+        assert (took.score, took.moves, took.reward) == (5, 2, 5)
     finally:
         game.close()
 

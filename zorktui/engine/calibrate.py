@@ -19,7 +19,7 @@ import numpy as np
 from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.facts import moved_object, self_named_object
 from zorktui.engine.fingerprint import attributes_of, globals_of
-from zorktui.engine.interpreter import Interpreter
+from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.text import announced_score
 from zorktui.engine.zmachine import ZMachine
 
@@ -85,25 +85,18 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
     classes = inform_classes(zm)
     rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k)) and zm.global_var(k) not in classes}
     occupied = {k for k, room in rooms.items() if objects.children(room)}
-    before = {}
-    for room in rooms.values():
-        before.update({obj: objects.parent(obj) for obj, _ in objects.descendants(room, max_depth=3)})
     # Every exit is walked: the first exit may lead into the dark, where
     # PunyInform points ``location`` at its darkness object and only a later
     # global (``real_location``) follows the player; a lit room next door
-    # shows the earlier one.
-    found: list[tuple[int, int]] = []
-    for command in direction_commands(zm):
-        vm.restore(start)
-        vm.step(command)
-        zm.refresh(vm.ram())
-        for k, room in rooms.items():
-            there = zm.global_var(k)
-            if k in occupied and there != room and objects.valid(there):
-                player = moved_object(zm, before, there)
-                if player:
-                    found.append((k, player))
-                    break
+    # shows the earlier one. A story that opens in the dark shows it only
+    # from a room next door, so the exits of one of those are walked too;
+    # a global found there counts only if it held an empty object (the
+    # darkness) at the opening: Inform 7 compiler globals that hold 0 at the
+    # opening follow the player from the second room on.
+    found, next_door = _walk_exits(vm, zm, start, classes, slots)
+    if found and next_door is not None and len(slots) > 1:
+        empty = {k for k in rooms if k not in occupied}
+        found += [(k, p) for k, p in _walk_exits(vm, zm, next_door, classes, slots)[0] if k in empty]
     vm.restore(start)
     zm.refresh(vm.ram())
     if found:
@@ -117,6 +110,36 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
     if found:
         return found
     return self_named_object(zm, zm.global_var(0)), 0
+
+
+def _walk_exits(vm: Interpreter, zm: ZMachine, start: Snapshot, classes: set[int],
+                slots: range) -> tuple[list[tuple[int, int]], Snapshot | None]:
+    """Each exit walked from ``start``: (global, object) where a global that held an occupied
+    room took a room the object moved into; and a state in another room, if any exit led to one."""
+    vm.restore(start)
+    zm.refresh(vm.ram())
+    objects = zm.objects
+    rooms = {k: zm.global_var(k) for k in slots if objects.valid(zm.global_var(k)) and zm.global_var(k) not in classes}
+    occupied = {k for k, room in rooms.items() if objects.children(room)}
+    before = {}
+    for room in rooms.values():
+        before.update({obj: objects.parent(obj) for obj, _ in objects.descendants(room, max_depth=3)})
+    found: list[tuple[int, int]] = []
+    next_door = None
+    for command in direction_commands(zm):
+        vm.restore(start)
+        vm.step(command)
+        zm.refresh(vm.ram())
+        for k, room in rooms.items():
+            there = zm.global_var(k)
+            if k in occupied and there != room and objects.valid(there):
+                player = moved_object(zm, before, there)
+                if player:
+                    found.append((k, player))
+                    if next_door is None and not vm.halted():
+                        next_door = vm.snapshot()
+                    break
+    return found, next_door
 
 
 def _player_by_self_reference(
