@@ -28,7 +28,11 @@ compile() {  # compile <output> [version]
     local want="${2:-3}" src="$SRC"
     if [ "$want" != 3 ]; then
         src="$(mktemp -d)/mini.zil"
-        sed "s/<VERSION 3>/<VERSION $want>/" "$SRC" > "$src"
+        # Version 4 on, nothing fixes where SCORE and MOVES are: the v4 build puts a
+        # global between HERE and SCORE, as zorkie's builds of Zork I put two.
+        sed -e "s/<VERSION 3>/<VERSION $want>/" \
+            -e "$([ "$want" -ge 4 ] && echo 's/^<GLOBAL SCORE 0>/<GLOBAL SPARE 0>\n<GLOBAL SCORE 0>/' || echo 's/^$//')" \
+            "$SRC" > "$src"
     fi
     "$ZORKIE" "$src" -o "$1" -v "$want" >/dev/null
     printf '%s' "$SERIAL" | dd of="$1" bs=1 seek=18 conv=notrunc status=none

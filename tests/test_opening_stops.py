@@ -49,3 +49,18 @@ def test_a_prompt_of_the_games_own_is_cut_with_the_status_window_after_it() -> N
         assert game.opening.observation.endswith("You can see a brass coin here.")
     finally:
         game.close()
+
+
+def test_a_command_that_stops_the_interpreter_is_no_valid_action_and_undo_recovers() -> None:
+    # jericho's restore leaves Frotz's "halted" flag as it was: the valid-action search had
+    # tried "crash" (an illegal opcode) and every command after it was refused, undo or not.
+    game = Game(ASKS_FIRST)
+    try:
+        assert "crash" not in game.valid_actions()
+        assert game.step("south").location.name == "Garden"
+        crashed = game.step("crash")
+        assert crashed.done
+        game.undo()
+        assert game.step("north").location.name == "Porch"
+    finally:
+        game.close()

@@ -5,8 +5,9 @@ differently (Z-characters 2 and 3 shift one character, 4 and 5 lock), and
 version 1 has no abbreviations and its own punctuation row. Read with version
 3's rules, every capital letter came out as "w": the opening room was
 "wshingle wbeach". In version 4 the interpreter draws no status line, so
-nothing fixes where score and moves are: the game's own "score" is asked
-whether the globals after the room hold them (score and moves had been None).
+nothing fixes where score and moves are (the v4 build puts a global between
+HERE and SCORE): the game's own "score" is asked which globals it prints
+(score and moves had been None).
 """
 
 from __future__ import annotations

@@ -237,6 +237,63 @@ def score_verb_agrees(vm: Interpreter, zm: ZMachine, room_global: int) -> bool:
     return bool(moves) and (score, moves) in (before, after)
 
 
+#: A value no score or move count holds at the opening, poked into a global to see if "score" prints it.
+_POKED = 4321
+
+
+def find_status_globals(vm: Interpreter, zm: ZMachine, room_global: int) -> tuple[int, int] | None:
+    """(score global, moves global) of a story whose status line the interpreter does not draw, or None.
+
+    The two globals after the room where the game's "score" agrees with them
+    (:func:`score_verb_agrees`); else the game is asked which globals it
+    prints: from two looks on, each global holding the stated score or moves
+    is set in turn to a value no other global holds, and "score" played; the
+    global whose value the reply then states is the one. (ZIL compilers
+    other than for v3 need not put SCORE and MOVES after HERE: zorkie's v4
+    and v5 builds of Zork I have HERE 3, MOVES 5, SCORE 6.)
+
+    Args:
+        vm: The interpreter at a prompt (restored afterwards).
+        zm: The memory reader.
+        room_global: The global holding the room.
+    """
+    if score_verb_agrees(vm, zm, room_global):
+        return room_global + 1, room_global + 2
+    if "score" not in zm.dictionary or "look" not in zm.dictionary:
+        return None
+    snap = vm.snapshot()
+    try:
+        vm.step("look")
+        vm.step("look")
+        looked = vm.snapshot()
+        score, moves = announced_score(vm.step("score"))
+        if score is None or not moves:
+            return None
+        ram = looked.ram()
+        base = zm.header.globals
+        values = [(int(ram[base + 2 * k]) << 8) | int(ram[base + 2 * k + 1]) for k in range(240)]
+        signed = [v - 0x10000 if v >= 0x8000 else v for v in values]
+        found: dict[str, int] = {}
+        for k in range(240):
+            wanted = [name for name, n, v in (("score", score, signed[k]), ("moves", moves, values[k]))
+                      if v == n and name not in found]
+            if not wanted:
+                continue
+            poked = ram.copy()
+            poked[base + 2 * k], poked[base + 2 * k + 1] = _POKED >> 8, _POKED & 0xFF
+            vm.restore(Snapshot((poked, *looked.state[1:])))
+            said = announced_score(vm.step("score"))
+            for name, n in zip(("score", "moves"), said):
+                if name in wanted and n == _POKED:
+                    found[name] = k
+            if len(found) == 2:
+                return found["score"], found["moves"]
+        return None
+    finally:
+        vm.restore(snap)
+        zm.refresh(vm.ram())
+
+
 def examine_me(vm: Interpreter, zm: ZMachine) -> tuple[np.ndarray, np.ndarray] | None:
     """Globals after "look" and after "examine me" from the current state (restored after), or None without those words."""
     if "me" not in zm.dictionary or "examine" not in zm.dictionary:

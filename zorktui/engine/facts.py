@@ -6,8 +6,8 @@ Generic rules, no per-game tables:
   (global 1 = score, global 2 = moves, or hours and minutes in a time game);
   Inform 6 and Inform 7 keep the same convention for every version (``sline1``
   and ``sline2`` are set from ``score`` and ``turns`` before each prompt).
-  ZIL stories of version 4 on, where the game's own "score" agrees with the
-  same globals, too (see ``calibrate.score_verb_agrees``). Stories from other
+  ZIL stories of version 4 on: the globals the game's own "score" prints
+  (see ``calibrate.find_status_globals``). Stories from other
   compilers fall back on the numbers in the status line.
 * Location: global 0 is the current room (the v3 status line room; Inform's
   ``location``). Inform sets it to a "darkness" object when the player cannot
@@ -54,8 +54,12 @@ class FactReader:
         #: The global holding the current room; score and moves follow it.
         self.room_global = room_global
         header = zm.header
-        #: Whether global 1 and 2 hold score and moves.
+        #: Whether globals hold score and moves (``score_global``, ``moves_global``).
         self.status_globals = header.version <= 3 or header.is_inform
+        #: The score and moves globals: the two after the room in v3 and Inform;
+        #: found by asking the game elsewhere (see ``calibrate.find_status_globals``).
+        self.score_global = room_global + 1
+        self.moves_global = room_global + 2
         self.time_game = header.status_is_time
         self.known_rooms: set[int] = set()
         self._room_roots: set[int] = set()
@@ -65,11 +69,13 @@ class FactReader:
     @property
     def world_globals(self) -> frozenset[int]:
         """Globals that are the world's however often commands change them: the room and the score."""
-        return frozenset((self.room_global, self.room_global + 1))
+        return frozenset((self.room_global, self.score_global))
 
     def copy_for(self, zm: ZMachine) -> "FactReader":
         """The same reader, with what it has learned about rooms so far, over another memory image."""
         other = FactReader(zm, self.player, self.room_global)
+        other.status_globals = self.status_globals
+        other.score_global, other.moves_global = self.score_global, self.moves_global
         other.known_rooms = set(self.known_rooms)
         other._room_roots = set(self._room_roots)
         other.printed = self.printed.copy_for(zm)
@@ -80,7 +86,7 @@ class FactReader:
         if self.time_game:
             return None, None
         if self.status_globals:
-            return self.zm.signed_global(self.room_global + 1), self.zm.global_var(self.room_global + 2)
+            return self.zm.signed_global(self.score_global), self.zm.global_var(self.moves_global)
         score = moves = None
         m = _STATUS_SCORE.search(status_text)
         if m:

@@ -75,7 +75,10 @@ class Game:
             player, room_global = calibrate.find_player(self.vm, self.zm)
         self.facts = FactReader(self.zm, player, room_global)
         if not self.vm.supported and not self.facts.status_globals:
-            self.facts.status_globals = calibrate.score_verb_agrees(self.vm, self.zm, room_global)
+            found = calibrate.find_status_globals(self.vm, self.zm, room_global)
+            if found is not None:
+                self.facts.status_globals = True
+                self.facts.score_global, self.facts.moves_global = found
         noise = noise_globals(self.vm, self.zm, self.facts)
         self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)

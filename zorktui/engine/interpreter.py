@@ -59,6 +59,8 @@ class Snapshot:
     """The complete interpreter state at a prompt (memory, stack, registers, RNG)."""
 
     state: tuple[Any, ...]
+    #: Whether the machine had stopped (jericho keeps this flag apart from the state).
+    halted: bool = False
 
     def ram(self) -> np.ndarray:
         """The dynamic memory in this snapshot."""
@@ -88,6 +90,10 @@ class Interpreter:
         self._run.argtypes = [ctypes.c_char_p]
         self._run.restype = None
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
+        # Frotz sets this on a runtime error (or a quit) and jericho's set_state leaves it as it is:
+        # a state restored after a command that halted the machine refused every command after.
+        # A restore now puts back the flag the snapshot was taken with.
+        self._halted_flag = ctypes.c_int.in_dll(self._lib, "emulator_halted")
         self._ram_c = as_ctypes(self._ram)
         self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
         self.supported = bool(self._env.is_fully_supported and self._env.bindings)
@@ -134,7 +140,7 @@ class Interpreter:
 
     def snapshot(self) -> Snapshot:
         """Capture the full state."""
-        return Snapshot(self._env.get_state())
+        return Snapshot(self._env.get_state(), self.halted())
 
     def restore(self, snap: Snapshot) -> None:
         """Return to a captured state.
@@ -143,6 +149,7 @@ class Interpreter:
         stack arrays to ctypes once per snapshot rather than on every call:
         the valid-action search restores the same snapshot hundreds of times.
         """
+        self._halted_flag.value = int(snap.halted)
         if len(snap.state) != 9:  # not the layout this was written against: let jericho do it
             self._env.set_state(snap.state)
             return
@@ -160,6 +167,7 @@ class Interpreter:
         if len(snap.state) != 9:
             self.restore(snap)
             return
+        self._halted_flag.value = int(snap.halted)
         self._set_machine(snap)
 
     def _set_machine(self, snap: Snapshot) -> None:

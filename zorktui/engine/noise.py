@@ -385,7 +385,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     twice = globals_of(zm, vm.ram()).copy()
     noise |= ticking(base, once, twice)
     if facts.status_globals:
-        noise.add(facts.room_global + 2)
+        noise.add(facts.moves_global)
     # The room and score globals are the world's, whatever the probes did.
     noise -= facts.world_globals
     vm.restore(start)

@@ -83,6 +83,8 @@ if TYPE_CHECKING:
     from zorktui.engine.game import Game
 
 _NONSENSE = "qzxvw"
+#: The objects digest given to a candidate after which the interpreter halted.
+_HALTED = b"halted"
 #: Commands that pass time or look around without touching anything.
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
@@ -361,7 +363,9 @@ class ActionFinder:
             vm.rewind(start)
             vm.play(command)
             ram = vm.ram()
-            out.append((objects_digest(ram), raw_globals(ram)))
+            # A command that stops the machine (a runtime error) is no action: it is kept
+            # out by an objects digest no state has.
+            out.append((_HALTED if vm.halted() else objects_digest(ram), raw_globals(ram)))
         vm.restore(start)  # with the reply's text, as a search leaves the game
         return out
 
@@ -551,7 +555,7 @@ class ActionFinder:
         keys = [state_key(h, g) for *_c, h, g in results]
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
-        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys}
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(_HALTED)}
         joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
         late: list[tuple[str, str, tuple[int, ...]]] = []
         late_contexts: list[tuple[bytes, tuple]] = []
@@ -575,7 +579,7 @@ class ActionFinder:
 
         groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
         for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
-            changed = k not in idle_keys
+            changed = k not in idle_keys and not k.startswith(_HALTED)
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
                 if not changed:
