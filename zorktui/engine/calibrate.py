@@ -202,41 +202,6 @@ def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def score_verb_agrees(vm: Interpreter, zm: ZMachine, room_global: int) -> bool:
-    """Whether the two globals after the room's hold score and moves, as the game's "score" says.
-
-    Version 3 fixes them there and Inform keeps them there in every version;
-    a ZIL story for version 4 or later draws its own status line and need not
-    (our ZIL story does; a story that does not is left with the status
-    line's numbers). Two looks pass two turns, so a moves counter shows as 2
-    where every other global is still 0.
-
-    Args:
-        vm: The interpreter at a prompt (restored afterwards).
-        zm: The memory reader.
-        room_global: The global holding the room.
-
-    Returns:
-        True when the reply to "score" states the score and the moves and
-        both match those globals.
-    """
-    if "score" not in zm.dictionary or "look" not in zm.dictionary:
-        return False
-    snap = vm.snapshot()
-    try:
-        vm.step("look")
-        vm.step("look")
-        zm.refresh(vm.ram())
-        before = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
-        score, moves = announced_score(vm.step("score"))
-        zm.refresh(vm.ram())
-        after = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
-    finally:
-        vm.restore(snap)
-        zm.refresh(vm.ram())
-    return bool(moves) and (score, moves) in (before, after)
-
-
 #: A value no score or move count holds at the opening, poked into a global to see if "score" prints it.
 _POKED = 4321
 
@@ -244,21 +209,21 @@ _POKED = 4321
 def find_status_globals(vm: Interpreter, zm: ZMachine, room_global: int) -> tuple[int, int] | None:
     """(score global, moves global) of a story whose status line the interpreter does not draw, or None.
 
-    The two globals after the room where the game's "score" agrees with them
-    (:func:`score_verb_agrees`); else the game is asked which globals it
-    prints: from two looks on, each global holding the stated score or moves
-    is set in turn to a value no other global holds, and "score" played; the
-    global whose value the reply then states is the one. (ZIL compilers
-    other than for v3 need not put SCORE and MOVES after HERE: zorkie's v4
-    and v5 builds of Zork I have HERE 3, MOVES 5, SCORE 6.)
+    Version 3 fixes them after the room and Inform keeps them there in every
+    version; a ZIL story for version 4 or later draws its own status line and
+    need not (zorkie's v4 and v5 builds of Zork I keep the room in global 3,
+    moves in 5, score in 6). So the game's own "score" is asked, after two
+    looks (a moves counter then shows 2 where every other global is still 0):
+    the two globals after the room are used when they hold what it states;
+    else each global holding the stated score or moves is set in turn to a
+    value no other holds, and "score" played again: the global whose value
+    it then states is the one.
 
     Args:
         vm: The interpreter at a prompt (restored afterwards).
         zm: The memory reader.
         room_global: The global holding the room.
     """
-    if score_verb_agrees(vm, zm, room_global):
-        return room_global + 1, room_global + 2
     if "score" not in zm.dictionary or "look" not in zm.dictionary:
         return None
     snap = vm.snapshot()
@@ -266,10 +231,16 @@ def find_status_globals(vm: Interpreter, zm: ZMachine, room_global: int) -> tupl
         vm.step("look")
         vm.step("look")
         looked = vm.snapshot()
+        ram = looked.ram()
         score, moves = announced_score(vm.step("score"))
         if score is None or not moves:
             return None
-        ram = looked.ram()
+        zm.refresh(ram)
+        before = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
+        zm.refresh(vm.ram())
+        after = (zm.signed_global(room_global + 1), zm.global_var(room_global + 2))
+        if (score, moves) in (before, after):
+            return room_global + 1, room_global + 2
         base = zm.header.globals
         values = [(int(ram[base + 2 * k]) << 8) | int(ram[base + 2 * k + 1]) for k in range(240)]
         signed = [v - 0x10000 if v >= 0x8000 else v for v in values]
