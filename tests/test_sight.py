@@ -52,7 +52,7 @@ def test_no_command_names_a_thing_the_parser_cannot_see() -> None:
     finder = ActionFinder(game, parallel=False)
     played: list[str] = []
     play_on = finder._play_on
-    finder._play_on = lambda vm, start, cmds: played.extend(cmds) or play_on(vm, start, cmds)  # type: ignore[method-assign]
+    finder._play_on = lambda vm, start, cmds, *lifted: played.extend(cmds) or play_on(vm, start, cmds, *lifted)  # type: ignore[method-assign]
     try:
         shut = finder.find()
         assert not [c for c in shut if "mantle" in c]

@@ -212,7 +212,7 @@ def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
     finder = ActionFinder(game, parallel=False)
     played: list[str] = []
     play_on = finder._play_on
-    finder._play_on = lambda vm, start, cmds: played.extend(cmds) or play_on(vm, start, cmds)  # type: ignore[method-assign]
+    finder._play_on = lambda vm, start, cmds, *lifted: played.extend(cmds) or play_on(vm, start, cmds, *lifted)  # type: ignore[method-assign]
     try:
         game.step("take flask")
         first = set(finder.find())

@@ -73,6 +73,11 @@ class ObjectTable:
                 break
         return n
 
+    @property
+    def link_bytes(self) -> int:
+        """Bytes per parent, sibling and child link: 1 in versions 1-3, 2 from version 4."""
+        return 1 if self._small else 2
+
     def entry(self, obj: int) -> int:
         """Byte address of object ``obj``'s entry."""
         return self.entries_addr + (obj - 1) * self.entry_size

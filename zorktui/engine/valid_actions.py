@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zorktui.engine.calibrate import direction_commands
+from zorktui.engine.compass import find_compass
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
@@ -174,6 +175,9 @@ class ActionFinder:
         self._pool: ThreadPoolExecutor | None = None
         self.templates: Templates | None = None
         self._directions = direction_commands(game.zm)
+        # Inform's compass, out of scope for commands that name no direction (a quarter of a search's time).
+        self._compass = find_compass(game.zm)
+        self._lifted: tuple[Snapshot, Snapshot] | None = None
         self._productive: set[str] = set()
         self._refs: dict[int, frozenset[int]] = {}
         # Globals seen disturbed by many candidates in some state: parser scratch.
@@ -353,13 +357,28 @@ class ActionFinder:
         return self._inferring_cache[1]
 
     # -------------------------------------------------------------- search
-    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str]) -> list[tuple[bytes, bytes]]:
-        """Play each command from ``start`` on ``vm``: (objects hash, raw globals) after each."""
+    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
+                 lifted: Snapshot | None = None) -> list[tuple[bytes, bytes]]:
+        """Play each command from ``start`` on ``vm``: (objects hash, raw globals) after each.
+
+        With ``lifted`` (``start`` with Inform's compass out of scope), a
+        command that names no direction is played from it, and the compass
+        put back in the memory read after it (see :mod:`zorktui.engine.compass`).
+        """
         fingerprint = self.game.fingerprint
         objects_digest = fingerprint.objects_digester()
         raw_globals = fingerprint.raw_globals
+        compass = self._compass
         out = []
         for command in commands:
+            if lifted is not None and compass is not None and not compass.names_a_direction(command):
+                vm.rewind(lifted)
+                vm.play(command)
+                ram = vm.ram()
+                # Stopped, or something moved into the compass: played again with it in place.
+                if not vm.halted() and compass.put_back(ram, start):
+                    out.append((objects_digest(ram), raw_globals(ram)))
+                    continue
             vm.rewind(start)
             vm.play(command)
             ram = vm.ram()
@@ -378,10 +397,15 @@ class ActionFinder:
         """
         if not commands:
             return []
+        lifted = None
+        if self._compass is not None:
+            if self._lifted is None or self._lifted[0] is not start:
+                self._lifted = (start, self._compass.lifted(start))
+            lifted = self._lifted[1]
         began = time.perf_counter()
         worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
         if not self.parallel or len(commands) < PARALLEL_MIN or not worth_twin:
-            played = self._play_on(self.game.vm, start, commands)
+            played = self._play_on(self.game.vm, start, commands, lifted)
             self._measured(time.perf_counter() - began, len(commands))
             return self._read(played)
         if self._twin is None:
@@ -389,8 +413,8 @@ class ActionFinder:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="valid-actions")
             began = time.perf_counter()  # loading the twin is not what a command costs
         assert self._pool is not None
-        theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2])
-        mine = self._play_on(self.game.vm, start, commands[0::2])
+        theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2], lifted)
+        mine = self._play_on(self.game.vm, start, commands[0::2], lifted)
         played: list[tuple[bytes, bytes]] = [(b"", b"")] * len(commands)
         played[0::2] = mine
         played[1::2] = theirs.result()
