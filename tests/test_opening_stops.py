@@ -64,3 +64,17 @@ def test_a_command_that_stops_the_interpreter_is_no_valid_action_and_undo_recove
         assert game.step("north").location.name == "Porch"
     finally:
         game.close()
+
+
+def test_a_halted_interpreter_is_replaced_before_a_snapshot_goes_back_in() -> None:
+    # Frotz can keep broken state past a runtime error (Zork III built from its source: every
+    # command after a crashing candidate halted again), so a fresh one takes the snapshot.
+    game = Game(ASKS_FIRST)
+    try:
+        game.step("crash")
+        assert game.vm.halted()
+        game.undo()
+        assert game.vm.revivals >= 1 and not game.vm.halted()
+        assert game.step("south").location.name == "Garden"
+    finally:
+        game.close()

@@ -76,27 +76,47 @@ class Interpreter:
     """
 
     def __init__(self, zcode_path: str, seed: int) -> None:
-        import jericho  # heavy import, paid only when a game opens
-
         self.zcode_path = zcode_path
         self.seed = seed
+        self._load()
+        self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
+        self._ram_c = as_ctypes(self._ram)
+        self.supported = bool(self._env.is_fully_supported and self._env.bindings)
+        #: How many times a halted Frotz was replaced to restore a snapshot (see :meth:`_revive`).
+        self.revivals = 0
+
+    def _load(self) -> None:
+        """Load a fresh Frotz for this story (its own copy of jericho's library)."""
+        import jericho  # heavy import, paid only when a game opens
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            self._env = jericho.FrotzEnv(zcode_path, seed=max(1, seed))
+            self._env = jericho.FrotzEnv(self.zcode_path, seed=max(1, self.seed))
         self._lib = self._env.frotz_lib
         self._quick = _holding_the_gil(self._lib)
-        # The same step, returning nothing: no bytes object made of the screen.
         self._run = self._lib["step"]
         self._run.argtypes = [ctypes.c_char_p]
         self._run.restype = None
-        self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         # Frotz sets this on a runtime error (or a quit) and jericho's set_state leaves it as it is:
         # a state restored after a command that halted the machine refused every command after.
-        # A restore now puts back the flag the snapshot was taken with.
+        # A restore puts back the flag the snapshot was taken with.
         self._halted_flag = ctypes.c_int.in_dll(self._lib, "emulator_halted")
-        self._ram_c = as_ctypes(self._ram)
         self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
-        self.supported = bool(self._env.is_fully_supported and self._env.bindings)
+
+    def _revive(self) -> None:
+        """Replace a halted Frotz before a snapshot is restored into it.
+
+        Putting the halted flag back alone can leave Frotz's own state broken
+        after a runtime error: in Zork III built from its source (seed 1),
+        after "climb with waybread" crashed at the Cliff, every later command
+        there halted again and "down" answered "@Attempt to address illegal
+        object 9779". Snapshots are portable between interpreters of one
+        story, so a fresh one (about 4 ms) takes the snapshot as well.
+        """
+        self._env.close()
+        self._load()
+        self._env.reset()
+        self.revivals += 1
 
     def twin(self) -> "Interpreter":
         """A second, independent interpreter of the same story, started and at its opening.
@@ -149,6 +169,8 @@ class Interpreter:
         stack arrays to ctypes once per snapshot rather than on every call:
         the valid-action search restores the same snapshot hundreds of times.
         """
+        if self._halted_flag.value:
+            self._revive()
         self._halted_flag.value = int(snap.halted)
         if len(snap.state) != 9:  # not the layout this was written against: let jericho do it
             self._env.set_state(snap.state)
@@ -164,7 +186,7 @@ class Interpreter:
         own reading of it, and the next command overwrites it; the
         valid-action search rewinds hundreds of times per state.
         """
-        if len(snap.state) != 9:
+        if len(snap.state) != 9 or self._halted_flag.value:
             self.restore(snap)
             return
         self._halted_flag.value = int(snap.halted)
