@@ -12,6 +12,7 @@ import numpy as np
 
 from zorktui.engine import calibrate
 from zorktui.engine.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
+from zorktui.engine.darkness import DarknessByLook
 from zorktui.engine.errors import GameError
 from zorktui.engine.facts import FactReader, Place
 from zorktui.engine.fingerprint import Fingerprinter
@@ -83,6 +84,7 @@ class Game:
         self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
         self._status = ""
+        self._darkness = DarknessByLook(self.vm, self.zm, self.facts, self.fingerprint.noise_properties)
         self.sight = Sight(self.zm)
         self.current = self._make_turn(0, None, raw, previous=None)
         self.opening = self.current
@@ -143,6 +145,8 @@ class Game:
         else:
             score, moves = facts.score_and_moves(self._status)
         place = facts.place()
+        if place is not None and not place.dark and self._darkness.dark(place.room, self._status):
+            place = Place(place.room, dark=True)
         location = facts.room_ref(place.room, self._status) if place else None
         inventory = facts.inventory()
         # In the dark nothing in the room is in sight (the parser says "You can't see any such thing").
@@ -247,6 +251,7 @@ class Game:
         other.fingerprint = self.fingerprint
         other.sight = Sight(other.zm)  # its own: a planner asks from another thread
         other._max_score = self._max_score
+        other._darkness = self._darkness.copy_for(other.vm, other.zm, other.facts)
         other.opening = self.opening
         other.set_state(self.state())
         return other

@@ -65,6 +65,7 @@ import numpy as np
 
 from zorktui.engine.calibrate import direction_commands
 from zorktui.engine.compass import find_compass
+from zorktui.engine.local_globals import local_globals, local_globals_property
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
@@ -205,6 +206,8 @@ class ActionFinder:
         self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
+        # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
+        self._local_globals: int | None = None
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
@@ -449,12 +452,22 @@ class ActionFinder:
             self._twin = None
 
     def _scope(self) -> tuple[list[int], list[int]]:
-        """(held, in scope): from the object tree, named or not (names may be private)."""
+        """(held, in scope): from the object tree, named or not (names may be private).
+
+        In a ZIL story, also the room's local globals (Zork I's kitchen window
+        behind the house): see :mod:`zorktui.engine.local_globals`.
+        """
         facts = self.game.facts
-        objects = self.game.zm.objects
+        zm = self.game.zm
+        objects = zm.objects
         held = objects.children(facts.player) if objects.valid(facts.player) else []
         place = facts.place()
         around = facts.room_objects(place.room) if place is not None else []
+        if place is not None and not zm.header.is_inform and not place.dark:
+            if self._local_globals is None:
+                self._local_globals = local_globals_property(zm, place.room) or 0
+            if self._local_globals:
+                around = around + local_globals(zm, place.room, self._local_globals)
         scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
