@@ -73,7 +73,7 @@ def check_zcode(data: bytes, where: str) -> Header:
     if len(data) == 0:
         raise StoryError(f"{where}: the file is empty")
     if data[:4] == b"Glul":
-        raise StoryError(f"{where}: a Glulx game, not a Z-machine story (zorktui plays Z-code v3, v5, v8)")
+        raise StoryError(f"{where}: a Glulx game, not a Z-machine story (zorktui plays Z-code, versions 1-5, 7 and 8)")
     if len(data) < 64:
         raise StoryError(f"{where}: too short to be a Z-machine story ({len(data)} bytes)")
     header = Header.parse(data)
