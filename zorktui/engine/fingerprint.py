@@ -41,13 +41,17 @@ class Fingerprinter:
             (the library's bookkeeping: "mentioned", "workflag").
         noise_properties: Inform individual property numbers to leave out on
             every object (Inform 7's record of what a command touched).
+        noise_object_attributes: (object, attribute) pairs to leave out on
+            that object alone (a ZIL parser's flag on the player).
     """
 
     def __init__(self, zm: ZMachine, noise_globals: set[int] | None = None,
-                 noise_attributes: set[int] | None = None, noise_properties: set[int] | None = None) -> None:
+                 noise_attributes: set[int] | None = None, noise_properties: set[int] | None = None,
+                 noise_object_attributes: set[tuple[int, int]] | None = None) -> None:
         self.zm = zm
         self.noise_globals: set[int] = set(noise_globals or ())
         self.noise_attributes: set[int] = set(noise_attributes or ())
+        self.noise_object_attributes: set[tuple[int, int]] = set(noise_object_attributes or ())
         self.noise_properties: frozenset[int] = frozenset(noise_properties or ())
         self._layout = zm.objects.layout_ranges(self.noise_properties)
         self._rebuild()
@@ -75,8 +79,14 @@ class Fingerprinter:
             byte, bit = divmod(attribute, 8)
             addrs = objects.entries_addr + np.arange(objects.count) * objects.entry_size + byte
             mask[addrs[addrs < size]] &= 0xFF ^ (0x80 >> bit)
-        self._objects_mask = mask[self._objects_index] if self.noise_attributes else None
-        self._mask = mask[self._index] if self.noise_attributes else None
+        for obj, attribute in self.noise_object_attributes:
+            byte, bit = divmod(attribute, 8)
+            addr = objects.entry(obj) + byte
+            if objects.valid(obj) and addr < size:
+                mask[addr] &= 0xFF ^ (0x80 >> bit)
+        masked = bool(self.noise_attributes or self.noise_object_attributes)
+        self._objects_mask = mask[self._objects_index] if masked else None
+        self._mask = mask[self._index] if masked else None
 
     def objects_only(self, ram: np.ndarray) -> bytes:
         """Fingerprint of the object table and property values alone (8 bytes).

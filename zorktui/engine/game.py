@@ -81,7 +81,8 @@ class Game:
                 self.facts.status_globals = True
                 self.facts.score_global, self.facts.moves_global = found
         noise = noise_globals(self.vm, self.zm, self.facts)
-        self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties)
+        self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties,
+                                         noise.object_attributes)
         self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
         self._status = ""
         self._darkness = DarknessByLook(self.vm, self.zm, self.facts, self.fingerprint.noise_properties)

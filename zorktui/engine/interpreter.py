@@ -89,9 +89,11 @@ class Interpreter:
         """Load a fresh Frotz for this story (its own copy of jericho's library)."""
         import jericho  # heavy import, paid only when a game opens
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            self._env = jericho.FrotzEnv(self.zcode_path, seed=max(1, self.seed))
+        # Every story jericho has no bindings for warns so; we read those facts ourselves. A
+        # filter for good rather than catch_warnings, which a second thread (the twin, reloaded
+        # after a crash) can undo under the first: the warning had reached the terminal.
+        warnings.filterwarnings("ignore", message=r"Game .* is not fully supported")
+        self._env = jericho.FrotzEnv(self.zcode_path, seed=max(1, self.seed))
         self._lib = self._env.frotz_lib
         self._quick = _holding_the_gil(self._lib)
         self._run = self._lib["step"]

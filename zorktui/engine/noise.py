@@ -163,11 +163,15 @@ class Noise:
         properties: Inform individual property numbers the library rewrites
             on whatever a command names (Inform 7's record of what was
             touched, smelled, examined), left out on every object.
+        object_attributes: (object, attribute) pairs left out on that object
+            alone: a flag commands that only look flip on the player (a ZIL
+            parser's, set and cleared as it resolves a noun).
     """
 
     globals: set[int]
     attributes: set[int]
     properties: set[int] = field(default_factory=set)
+    object_attributes: set[tuple[int, int]] = field(default_factory=set)
 
 
 #: Rooms next to the opening that calibration also probes (their things, doors and containers).
@@ -215,6 +219,8 @@ class _Probed:
     globals: set[int]
     flickers: Counter[int]
     properties: set[int] = field(default_factory=set)
+    #: Attributes that commands which only look flipped on the player.
+    player_attributes: set[int] = field(default_factory=set)
 
 
 #: Things calibration tries to take, for probes with something in hand (scenery refuses, at 0.3 ms each).
@@ -283,7 +289,15 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
     # prints, and empty hands list nothing ("inventory" after "take flask" had counted as a change).
     holding = _holding_something(vm, zm, facts, start, names)
     if holding is not None:
-        noise |= differing(probe_globals(vm, zm, holding, looking[:passing]))
+        # And "put X in X" with X in hand: refused, but the parser notes its second noun
+        # (ZIL's PRSI, which only a thing held reaches: "turn lamp", completed with the
+        # player's hands, had counted as a valid action).
+        vm.restore(holding)
+        zm.refresh(vm.ram())
+        held = zm.objects.children(facts.player)
+        words = zm.object_vocabulary(held[0]) if held else []
+        itself = [f"put {words[0]} in {words[0]}"] if words and "put" in zm.dictionary and "in" in zm.dictionary else []
+        noise |= differing(probe_globals(vm, zm, holding, looking[:passing] + itself))
     # Assorted verbs on assorted objects: what most of them disturb is scratch.
     verbs = verb_groups(zm)
     probes: list[str] = []
@@ -293,8 +307,9 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
             probes.append(f"{verb} {names[i % len(names)]}" if names and i % 3 else verb)
     # One command with two objects: the parser's second noun is set by no other probe, and a
     # sample of verbs may hold none ("north" after "take key from box" had counted as a change).
-    if len(names) >= 2 and "put" in zm.dictionary and "in" in zm.dictionary:
-        probes.append(f"put {names[0]} in {names[1]}")
+    # With one thing about, "put X in X" (refused, but its second noun is noted all the same).
+    if names and "put" in zm.dictionary and "in" in zm.dictionary:
+        probes.append(f"put {names[0]} in {names[1 if len(names) > 1 else 0]}")
     idle_props: list[np.ndarray] = []
     once = probe_globals(vm, zm, start, [idle], props=(individual, idle_props))[0]
     vm.restore(start)
@@ -329,7 +344,15 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
             if len(words) >= 2:
                 noise |= differing(probe_globals(vm, zm, start, [f"examine {words[0]}", f"examine {words[1]} {words[0]}"]))
                 break
-    return _Probed(noise, flickers, properties)
+    # A ZIL parser sets and clears a flag on the player as it resolves a noun ("examine lamp"
+    # had counted as a change in Zork I and III): on the player alone, that is the parser's.
+    player_bits: set[int] = set()
+    if zm.objects.valid(facts.player) and len(seen) >= 2:
+        rows = np.stack([snapshot[facts.player - 1] for snapshot in seen])
+        changed = np.bitwise_or.reduce(rows ^ rows[0], axis=0)
+        player_bits = {8 * byte + bit for byte in range(changed.shape[0]) for bit in range(8)
+                       if (int(changed[byte]) >> (7 - bit)) & 1}
+    return _Probed(noise, flickers, properties, player_bits)
 
 
 #: An attribute is bookkeeping once it has flickered on this many objects (counted per room probed).
@@ -363,6 +386,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     idle = next((verb for verb in ("wait", "z") if verb in zm.dictionary), "look")
     individual = IndividualProperties(zm)
     properties: set[int] = set()
+    player_bits: set[int] = set()
     look = "look" if "look" in zm.dictionary else idle
     for here in [start, *_rooms_next_door(vm, zm, facts, start)]:
         if here is not start:
@@ -377,6 +401,7 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
         # One object's flag changing under a look may be real (a clue marked read); the same flag
         # flickering on several objects, or on the player in two rooms, is the library's bookkeeping.
         flickers.update(found.flickers)
+        player_bits |= found.player_attributes
     # Counters that tick once a turn (moves, turns, the time).
     vm.restore(start)
     vm.step(idle)
@@ -390,4 +415,5 @@ def noise_globals(vm: Interpreter, zm: ZMachine, facts: FactReader) -> Noise:
     noise -= facts.world_globals
     vm.restore(start)
     zm.refresh(vm.ram())
-    return Noise(noise, {a for a, n in flickers.items() if n >= FLICKER_OBJECTS}, properties)
+    attributes = {a for a, n in flickers.items() if n >= FLICKER_OBJECTS}
+    return Noise(noise, attributes, properties, {(facts.player, a) for a in player_bits - attributes})
