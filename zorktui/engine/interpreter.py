@@ -223,8 +223,13 @@ class Interpreter:
         return int(opcode), (int(pc), int(sp), int(fp), int(frame_count))
 
     def halted(self) -> bool:
-        """The story has stopped running (it quit, or the interpreter failed)."""
-        return bool(self._lib.halted())
+        """The story has stopped running (it quit, or the interpreter failed).
+
+        Read from Frotz's flag in place: the valid-action search asks after
+        every candidate, and a call into the library would hand the GIL to
+        the twin's thread and back each time.
+        """
+        return self._halted_flag.value > 0
 
     # Facts from jericho's bindings, valid only when ``supported``.
     def bound_score(self) -> int:

@@ -49,15 +49,21 @@ class Split:
     prompted: bool
 
 
-def last_line_prompt(raw: str) -> str:
-    """The text before the status window on a reply's last line: the prompt, if the game has its own.
+def _prompt_and_status(last: str) -> tuple[str, str]:
+    """A reply's last line split into what the game printed and the status window glued after it.
 
     jericho glues the status window to the line the game waits on, after a
     long run of spaces ("What now?<spaces>Porch Score: 5 Moves: 1").
     """
-    last = raw.replace("\r", "\n").rsplit("\n", 1)[-1]
-    m = _GRID_GAP.search(last)
-    return (last[: m.start()] if m else last).strip()
+    gap = _GRID_GAP.search(last)
+    if gap is None:
+        return last.strip(), ""
+    return last[: gap.start()].strip(), " ".join(last[gap.end():].split())
+
+
+def last_line_prompt(raw: str) -> str:
+    """The text before the status window on a reply's last line: the prompt, if the game has its own."""
+    return _prompt_and_status(raw.replace("\r", "\n").rsplit("\n", 1)[-1])[0]
 
 
 def split_reply(raw: str, previous_status: str = "", prompt: str = "") -> Split:
@@ -79,9 +85,9 @@ def split_reply(raw: str, previous_status: str = "", prompt: str = "") -> Split:
     m = _PROMPT_TAIL.search(text)
     if prompt and not m:
         last = text.rsplit("\n", 1)[-1]
-        if last.strip().startswith(prompt):
-            gap = _GRID_GAP.search(last)
-            status = " ".join(last[gap.end():].split()) if gap else ""
+        shown, glued = _prompt_and_status(last)
+        if shown.startswith(prompt):
+            status = glued
             text = text[: len(text) - len(last)]
             prompted = True
     if m:

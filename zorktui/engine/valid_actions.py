@@ -65,7 +65,6 @@ import numpy as np
 
 from zorktui.engine.calibrate import direction_commands
 from zorktui.engine.compass import find_compass
-from zorktui.engine.local_globals import local_globals, local_globals_property
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.fingerprint import object_state
 from zorktui.engine.grammar import (
@@ -76,6 +75,7 @@ from zorktui.engine.grammar import (
     templates_from_grammar,
 )
 from zorktui.engine.interpreter import Interpreter, Snapshot
+from zorktui.engine.local_globals import local_globals, local_globals_property
 from zorktui.engine.naming import object_word
 from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.object_words import noun_globals, probe_object_words
