@@ -56,6 +56,10 @@ def test_checkpoint_round_trip_across_games(tmp_path: Path) -> None:
     assert [c["name"] for c in Game.checkpoints(tmp_path)] == ["kitchen"]
     # Restoring is itself undoable.
     assert other.undo(2) == other.opening
+    # A folder named by a string, as a user would write it, does as well as a Path.
+    game.save_checkpoint(str(tmp_path / "by-name"), "kitchen")
+    assert other.restore_checkpoint(str(tmp_path / "by-name"), "kitchen").state_hash == game.current.state_hash
+    assert [c["name"] for c in Game.checkpoints(str(tmp_path / "by-name"))] == ["kitchen"]
 
 
 def test_checkpoint_errors(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def check_name(name: str) -> str:
     return name
 
 
-def write_checkpoint(folder: Path, name: str, snap: Snapshot, meta: dict[str, Any]) -> Path:
+def write_checkpoint(folder: str | Path, name: str, snap: Snapshot, meta: dict[str, Any]) -> Path:
     """Save a snapshot and its metadata as ``NAME.npz`` and ``NAME.json``.
 
     The state file is written first and the metadata last, each through a
@@ -44,6 +44,7 @@ def write_checkpoint(folder: Path, name: str, snap: Snapshot, meta: dict[str, An
         The metadata file's path.
     """
     name = check_name(name)
+    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     ram, stack, pc, sp, fp, frame_count, opcode, rng, narrative = snap.state
     state_tmp = folder / f".{name}.npz.tmp"
@@ -65,13 +66,14 @@ def write_checkpoint(folder: Path, name: str, snap: Snapshot, meta: dict[str, An
     return folder / f"{name}.json"
 
 
-def read_checkpoint(folder: Path, name: str) -> tuple[Snapshot, dict[str, Any]]:
+def read_checkpoint(folder: str | Path, name: str) -> tuple[Snapshot, dict[str, Any]]:
     """Load a checkpoint written by :func:`write_checkpoint`.
 
     Raises:
         GameError: If it does not exist or is damaged.
     """
     name = check_name(name)
+    folder = Path(folder)
     meta_path = folder / f"{name}.json"
     state_path = folder / f"{name}.npz"
     if not meta_path.exists() or not state_path.exists():
@@ -90,9 +92,10 @@ def read_checkpoint(folder: Path, name: str) -> tuple[Snapshot, dict[str, Any]]:
     return Snapshot(state), meta
 
 
-def list_checkpoints(folder: Path) -> list[dict[str, Any]]:
+def list_checkpoints(folder: str | Path) -> list[dict[str, Any]]:
     """Metadata of every checkpoint in ``folder``, oldest first."""
     out = []
+    folder = Path(folder)
     if folder.is_dir():
         for path in sorted(folder.glob("*.json")):
             try:

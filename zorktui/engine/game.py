@@ -19,8 +19,8 @@ from zorktui.engine.fingerprint import Fingerprinter
 from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.naming import object_word
 from zorktui.engine.noise import noise_globals
-from zorktui.engine.sight import Sight
 from zorktui.engine.opening import own_prompt, to_first_prompt
+from zorktui.engine.sight import Sight
 from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
 from zorktui.engine.turn import ObjectRef, Turn
@@ -311,7 +311,7 @@ class Game:
         return self.current
 
     # ------------------------------------------------------------ checkpoints
-    def save_checkpoint(self, folder: Path, name: str, note: str = "") -> Path:
+    def save_checkpoint(self, folder: str | Path, name: str, note: str = "") -> Path:
         """Save the current state as a named checkpoint in ``folder``."""
         turn = self.current
         meta = {
@@ -325,7 +325,7 @@ class Game:
         }
         return write_checkpoint(folder, name, self.vm.snapshot(), meta)
 
-    def restore_checkpoint(self, folder: Path, name: str) -> Turn:
+    def restore_checkpoint(self, folder: str | Path, name: str) -> Turn:
         """Return to a named checkpoint; the move is itself undoable.
 
         Raises:
@@ -349,7 +349,7 @@ class Game:
         return turn
 
     @staticmethod
-    def checkpoints(folder: Path) -> list[dict[str, Any]]:
+    def checkpoints(folder: str | Path) -> list[dict[str, Any]]:
         """Describe the checkpoints saved in ``folder``."""
         return list_checkpoints(folder)
 
