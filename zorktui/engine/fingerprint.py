@@ -134,9 +134,7 @@ class Fingerprinter:
 
     def kept_globals_of(self, raws: list[bytes]) -> np.ndarray:
         """:meth:`kept_globals` of many :meth:`raw_globals`, one row each, in one go."""
-        # The globals are big-endian words: read them as such, no shifting.
-        table = np.frombuffer(b"".join(raws), dtype=">u2").reshape(len(raws), 240)
-        return np.bitwise_and(table, self._kept_mask, dtype=np.uint16)
+        return np.bitwise_and(globals_table(raws), self._kept_mask, dtype=np.uint16)
 
     def __call__(self, ram: np.ndarray) -> str:
         """Fingerprint of the world in ``ram`` (16 hex digits)."""
@@ -144,6 +142,12 @@ class Fingerprinter:
         if self._mask is not None:
             data = data & self._mask
         return hashlib.blake2b(data.tobytes(), digest_size=8).hexdigest()
+
+
+def globals_table(raws: list[bytes]) -> np.ndarray:
+    """Many :meth:`Fingerprinter.raw_globals` as one table of 240 unsigned words a row, noise and all."""
+    # The globals are big-endian words: read them as such, no shifting.
+    return np.frombuffer(b"".join(raws), dtype=">u2").reshape(len(raws), 240)
 
 
 def globals_of(zm: ZMachine, ram: np.ndarray) -> np.ndarray:

@@ -103,6 +103,10 @@ class Interpreter:
         # a state restored after a command that halted the machine refused every command after.
         # A restore puts back the flag the snapshot was taken with.
         self._halted_flag = ctypes.c_int.in_dll(self._lib, "emulator_halted")
+        # Where the machine waits, read in place as the flag above (see :meth:`position`).
+        self._pc_pointer = ctypes.c_void_p.in_dll(self._lib, "pcp")
+        self._memory_pointer = ctypes.c_void_p.in_dll(self._lib, "zmp")
+        self._frame_count = ctypes.c_int.in_dll(self._lib, "frame_count")
         self._restoring: tuple[tuple[Any, ...], Any, Any] | None = None
 
     def _revive(self) -> None:
@@ -221,6 +225,15 @@ class Interpreter:
             return None
         _ram, _stack, pc, sp, fp, frame_count, opcode, _rng, _narrative = state
         return int(opcode), (int(pc), int(sp), int(fp), int(frame_count))
+
+    def position(self) -> tuple[int, int]:
+        """(program counter, call depth) where the machine stopped, read in place: cheap enough for every candidate.
+
+        Back at a story's prompt after an ordinary turn, both are the same
+        whatever the command was; a game that has ended asks its last
+        question from elsewhere (Inform 7 from the same read, deeper in calls).
+        """
+        return (self._pc_pointer.value or 0) - (self._memory_pointer.value or 0), self._frame_count.value
 
     def halted(self) -> bool:
         """The story has stopped running (it quit, or the interpreter failed).

@@ -66,7 +66,7 @@ import numpy as np
 from zorktui.engine.calibrate import direction_commands
 from zorktui.engine.compass import find_compass
 from zorktui.engine.directions import ORDER, direction_of
-from zorktui.engine.fingerprint import object_state
+from zorktui.engine.fingerprint import globals_table, object_state
 from zorktui.engine.grammar import (
     PREFERRED,
     Templates,
@@ -208,6 +208,9 @@ class ActionFinder:
         self._inferring_cache: tuple[int, set[str]] | None = None
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
+        # The move counter after each command of the last batch played (see _timeless).
+        self._moves_read: list[int] = []
+        self._waits_read: list[tuple[int, int]] = []
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
@@ -361,8 +364,8 @@ class ActionFinder:
 
     # -------------------------------------------------------------- search
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
-                 lifted: Snapshot | None = None) -> list[tuple[bytes, bytes]]:
-        """Play each command from ``start`` on ``vm``: (objects hash, raw globals) after each.
+                 lifted: Snapshot | None = None) -> list[tuple[bytes, bytes, tuple[int, int]]]:
+        """Play each command from ``start`` on ``vm``: (objects hash, raw globals, where it waits) after each.
 
         With ``lifted`` (``start`` with Inform's compass out of scope), a
         command that names no direction is played from it, and the compass
@@ -380,14 +383,14 @@ class ActionFinder:
                 ram = vm.ram()
                 # Stopped, or something moved into the compass: played again with it in place.
                 if not vm.halted() and compass.put_back(ram, start):
-                    out.append((objects_digest(ram), raw_globals(ram)))
+                    out.append((objects_digest(ram), raw_globals(ram), vm.position()))
                     continue
             vm.rewind(start)
             vm.play(command)
             ram = vm.ram()
             # A command that stops the machine (a runtime error) is no action: it is kept
             # out by an objects digest no state has.
-            out.append((_HALTED if vm.halted() else objects_digest(ram), raw_globals(ram)))
+            out.append((_HALTED if vm.halted() else objects_digest(ram), raw_globals(ram), vm.position()))
         vm.restore(start)  # with the reply's text, as a search leaves the game
         return out
 
@@ -418,16 +421,58 @@ class ActionFinder:
         assert self._pool is not None
         theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2], lifted)
         mine = self._play_on(self.game.vm, start, commands[0::2], lifted)
-        played: list[tuple[bytes, bytes]] = [(b"", b"")] * len(commands)
+        played: list[tuple[bytes, bytes, tuple[int, int]]] = [(b"", b"", (0, 0))] * len(commands)
         played[0::2] = mine
         played[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
         return self._read(played)
 
-    def _read(self, played: list[tuple[bytes, bytes]]) -> list[tuple[bytes, np.ndarray]]:
-        """(objects hash, kept globals) per command, the globals of all read in one go."""
-        table = self.game.fingerprint.kept_globals_of([raw for _digest, raw in played])
-        return [(digest, row) for (digest, _raw), row in zip(played, table)]
+    def _read(self, played: list[tuple[bytes, bytes, tuple[int, int]]]) -> list[tuple[bytes, np.ndarray]]:
+        """(objects hash, kept globals) per command, the globals of all read in one go.
+
+        The move counter after each command, and where the machine then
+        waits, are kept aside for :meth:`_timeless`.
+        """
+        raws = [raw for _digest, raw, _at in played]
+        table = self.game.fingerprint.kept_globals_of(raws)
+        moves = self._moves_global()
+        self._moves_read = globals_table(raws)[:, moves].tolist() if moves is not None else []
+        self._waits_read = [at for _digest, _raw, at in played]
+        return [(digest, row) for (digest, _raw, _at), row in zip(played, table)]
+
+    def _moves_global(self) -> int | None:
+        """The global counting moves, where the story keeps one (not a clock)."""
+        facts = self.game.facts
+        if not facts.status_globals or facts.time_game or not 0 <= facts.moves_global < 240:
+            return None
+        return facts.moves_global
+
+    def _timeless(self, start_moves: int | None, idle: tuple[list[int], list[tuple[int, int]]],
+                  played: tuple[list[int], list[tuple[int, int]]], count: int) -> list[bool]:
+        """Per command, whether it took no time where passing time does: a command outside the world.
+
+        Inform's meta verbs and ZIL's game verbs (Zork's VERBOSE, SCORE,
+        SAVE) leave the move counter as it was, and so do settings a library
+        or a story adds of its own (TextWorld's "restrict commands"): they
+        change a flag, not the world, and are no action. The word lists of
+        :func:`zorktui.engine.grammar.is_meta` catch the usual ones by name;
+        this catches them by what they do. Applies only where an idle command
+        ("wait", "look") moves the counter on, and only to a command after
+        which the machine waits where it does after that idle command: an
+        ending takes no time either (TextWorld's winning "take coin"), but
+        the game then asks its last question from elsewhere.
+
+        Args:
+            start_moves: The move counter before any command.
+            idle: (move counters, waiting positions) after the idle commands.
+            played: The same after each command judged.
+            count: How many commands are judged.
+        """
+        moves, waits = played
+        ticked = [at for m, at in zip(*idle) if m != start_moves]
+        if start_moves is None or len(moves) != count or not ticked:
+            return [False] * count
+        return [m == start_moves and at == ticked[0] for m, at in zip(moves, waits)]
 
     def _measured(self, seconds: float, commands: int) -> None:
         """Update the running cost of one command (seconds of one core)."""
@@ -538,6 +583,8 @@ class ActionFinder:
         vm.restore(start)
         zm.refresh(vm.ram())
         unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
+        moves_global = self._moves_global()
+        start_moves = None if moves_global is None else int(globals_table([fingerprint.raw_globals(vm.ram())])[0, moves_global])
         stats = FinderStats()
         to_try: list[tuple[str, str, tuple[int, ...]]] = []
         contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
@@ -574,6 +621,8 @@ class ActionFinder:
             contexts.append((context, like))
         # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
         outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
+        idle_after = (self._moves_read[: len(idle)], self._waits_read[: len(idle)])
+        played_after = (self._moves_read[len(idle) :], self._waits_read[len(idle) :])
         baselines = [*outcomes[: len(idle)], unplayed]
         outcomes = outcomes[len(idle) :]
         results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
@@ -589,7 +638,10 @@ class ActionFinder:
             return objects_hash + globals_[keep].tobytes()
 
         idle_keys = {state_key(h, g) for h, g in baselines}
-        keys = [state_key(h, g) for *_c, h, g in results]
+        unplayed_key = state_key(*unplayed)
+        # A command outside the world (it took no time) counts as no change.
+        keys = [unplayed_key if timeless else state_key(h, g)
+                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, played_after, len(results)))]
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
         landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(_HALTED)}
@@ -608,7 +660,8 @@ class ActionFinder:
         if late:
             outcomes = self._play(start, [command for command, _t, _o in late])
             results += [(*candidate, h, g) for candidate, (h, g) in zip(late, outcomes)]
-            keys += [state_key(h, g) for h, g in outcomes]
+            keys += [unplayed_key if timeless else state_key(h, g)
+                     for (h, g), timeless in zip(outcomes, self._timeless(start_moves, idle_after, (self._moves_read, self._waits_read), len(outcomes)))]
             contexts += late_contexts
         stats.tried = len(results)
         vm.restore(start)
@@ -646,6 +699,7 @@ class ActionFinder:
         found = tuple(sorted(min((m[0] for m in members), key=_plainness) for members in groups.values()))
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
-        stats.failures_remembered = sum(1 for memo in self._memo.values() if not memo[1])
+        # Counted as kept, not by walking the memo: that grows with every state searched.
+        stats.failures_remembered = len(self._failed_in)
         self.stats = stats
         return found
