@@ -15,6 +15,7 @@ DARK_START = ROOT / "tests" / "data" / "inform" / "darkstart.z5"
 ASKS_FIRST = ROOT / "tests" / "data" / "inform" / "asks.z5"
 OLD_GRAMMAR = ROOT / "tests" / "data" / "inform" / "gv1.z5"
 TIMELESS = ROOT / "tests" / "data" / "inform" / "timeless.z5"
+DIVIDE = ROOT / "tests" / "data" / "inform" / "divide.z5"
 
 
 def commands(path: Path) -> list[str]:

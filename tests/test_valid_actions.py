@@ -58,7 +58,7 @@ def test_bundled_game_actions_and_cache() -> None:
 
 
 def test_parallel_search_matches_serial() -> None:
-    """Splitting candidates over a twin interpreter changes nothing but the time taken."""
+    """Splitting candidates over a twin interpreter, or over the search workers, changes nothing but the time taken."""
     from zorktui.engine.valid_actions import ActionFinder
 
     game = Game(BUNDLED)
@@ -67,14 +67,19 @@ def test_parallel_search_matches_serial() -> None:
             game.step(command)
         before = game.current
         serial = ActionFinder(game, parallel=False)
-        parallel = ActionFinder(game, parallel=True)
+        parallel = ActionFinder(game, parallel=True, workers=False)
+        in_workers = ActionFinder(game, parallel=True)
         try:
             for _ in range(2):  # the second search runs with failures remembered
-                assert parallel.find() == serial.find()
+                expected = serial.find()
+                assert parallel.find() == expected
                 assert parallel.stats == serial.stats
+                assert in_workers.find() == expected
+                assert in_workers.stats == serial.stats
             assert parallel._twin is not None  # the twin really was used
         finally:
             parallel.close()
+            in_workers.close()
             serial.close()
         assert game.current == before
         assert game.step("take lantern").state_hash != before.state_hash  # the game still plays
@@ -168,7 +173,7 @@ def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
     from zorktui.engine.valid_actions import PARALLEL_MIN_SECONDS, ActionFinder
 
     game = Game(ZIL)
-    finder = ActionFinder(game, parallel=True)
+    finder = ActionFinder(game, parallel=True, workers=False)
     serial = ActionFinder(game, parallel=False)
     try:
         finder.find()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import hashlib
 
@@ -29,6 +30,66 @@ def _index_for(ranges: list[tuple[int, int]], limit: int) -> np.ndarray:
         if start < end:
             mask[start:end] = True
     return np.flatnonzero(mask)
+
+
+@dataclass(frozen=True)
+class ObjectsReading:
+    """How a valid-action search reads a command's outcome: objects digest and raw globals.
+
+    Kept apart from :class:`Fingerprinter` so that a worker process can be
+    sent it (see :mod:`zorktui.engine.search_workers`).
+
+    Attributes:
+        span: From the first object byte to the last.
+        index: The object table's and property values' bytes.
+        mask: Per byte of ``index``, the bits that count (None: all).
+        globals: The 480 bytes of the global variables.
+    """
+
+    span: slice
+    index: np.ndarray
+    mask: np.ndarray | None
+    globals: slice
+
+    def objects_only(self, ram: np.ndarray) -> bytes:
+        """Fingerprint of the object table and property values alone (8 bytes).
+
+        Taken once per candidate command of a valid-action search, so it
+        hashes the gathered bytes in place rather than through a copy.
+        """
+        data = ram.take(self.index)
+        if self.mask is not None:
+            data &= self.mask
+        return hashlib.blake2b(data, digest_size=8).digest()
+
+    def raw_globals(self, ram: np.ndarray) -> bytes:
+        """The globals' bytes as they are."""
+        return ram[self.globals].tobytes()
+
+    def digester(self, remember: int = 4) -> Callable[[np.ndarray], bytes]:
+        """:meth:`objects_only` that remembers the bytes behind the last few digests it made.
+
+        Nearly every command a valid-action search plays leaves the objects as
+        one of the last few commands did (a refusal moves nothing): 97-99% on
+        Zork I and the bundled game. Comparing the stretch of memory that
+        holds them costs a fraction of gathering and hashing it, and bytes
+        equal to the letter give the same digest. Not thread-safe: one
+        digester per thread.
+        """
+        span = self.span
+        recent: list[tuple[bytes, bytes]] = []
+
+        def digest(ram: np.ndarray) -> bytes:
+            raw = ram[span].tobytes()
+            for seen, known in recent:
+                if seen == raw:
+                    return known
+            made = self.objects_only(ram)
+            recent.insert(0, (raw, made))
+            del recent[remember:]
+            return made
+
+        return digest
 
 
 class Fingerprinter:
@@ -89,40 +150,16 @@ class Fingerprinter:
         self._mask = mask[self._index] if masked else None
 
     def objects_only(self, ram: np.ndarray) -> bytes:
-        """Fingerprint of the object table and property values alone (8 bytes).
+        """Fingerprint of the object table and property values alone (8 bytes)."""
+        return self.reading().objects_only(ram)
 
-        Taken once per candidate command of a valid-action search, so it
-        hashes the gathered bytes in place rather than through a copy.
-        """
-        data = ram.take(self._objects_index)
-        if self._objects_mask is not None:
-            data &= self._objects_mask
-        return hashlib.blake2b(data, digest_size=8).digest()
+    def reading(self) -> "ObjectsReading":
+        """What a command's outcome is read by, in a form a worker process can be sent."""
+        return ObjectsReading(self._objects_span, self._objects_index, self._objects_mask, self._globals)
 
     def objects_digester(self, remember: int = 4) -> Callable[[np.ndarray], bytes]:
-        """:meth:`objects_only` that remembers the bytes behind the last few digests it made.
-
-        Nearly every command a valid-action search plays leaves the objects as
-        one of the last few commands did (a refusal moves nothing): 97-99% on
-        Zork I and the bundled game. Comparing the stretch of memory that
-        holds them costs a fraction of gathering and hashing it, and bytes
-        equal to the letter give the same digest. Not thread-safe: one
-        digester per thread.
-        """
-        span = self._objects_span
-        recent: list[tuple[bytes, bytes]] = []
-
-        def digest(ram: np.ndarray) -> bytes:
-            raw = ram[span].tobytes()
-            for seen, known in recent:
-                if seen == raw:
-                    return known
-            made = self.objects_only(ram)
-            recent.insert(0, (raw, made))
-            del recent[remember:]
-            return made
-
-        return digest
+        """:meth:`objects_only` that remembers the bytes behind the last few digests it made (see :meth:`ObjectsReading.digester`)."""
+        return self.reading().digester(remember)
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""

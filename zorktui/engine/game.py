@@ -206,10 +206,14 @@ class Game:
             The turn that resulted.
 
         Raises:
-            GameError: For an empty, multi-line or over-long command, or when
-                the story has halted.
+            GameError: For an empty, multi-line or over-long command, when
+                the story has halted, or for a command that killed the
+                valid-action search's interpreter (see :mod:`zorktui.engine.search_workers`).
         """
         command = self._checked(command)
+        if self._finder is not None and self._finder.deadly(" ".join(command.lower().split())):
+            # Played here it would take the whole application down with the interpreter.
+            raise GameError(f"Not played: {command!r} crashed this story's interpreter when the valid-action search tried it.")
         before = self.vm.snapshot() if undoable else None
         raw = self.vm.step(command)
         turn = self._make_turn(self.current.turn + 1, command, raw, previous=self.current)

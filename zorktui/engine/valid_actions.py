@@ -46,10 +46,13 @@ On an Inform story nearly all of a search's time is the game's own parser
 running inside the interpreter (0.1 ms for a bare verb, 0.3 ms with one
 object, about 1 ms with two), not restoring snapshots or fingerprinting; on
 a ZIL story a command costs a tenth of that and the Python around it was
-nearly half, so that is kept lean (see :meth:`ActionFinder._play_on`). The
-candidates are split between the game's interpreter and a twin one driven
-from a second thread (see :meth:`Interpreter.twin`) when a batch is worth it:
-on two cores a search takes a little over half as long.
+nearly half, so that is kept lean (see :mod:`zorktui.engine.batch`). The
+candidates are played by two worker processes (see
+:mod:`zorktui.engine.search_workers`: a command that kills an interpreter
+kills a worker, not the application); where those are off, they are split
+between the game's interpreter and a twin one driven from a second thread
+(see :meth:`Interpreter.twin`) when a batch is worth it: on two cores a
+search takes a little over half as long.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from zorktui.engine.batch import HALTED, Outcome, play_batch
 from zorktui.engine.calibrate import direction_commands
 from zorktui.engine.compass import find_compass
 from zorktui.engine.directions import ORDER, direction_of
@@ -80,13 +84,12 @@ from zorktui.engine.naming import object_word
 from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.object_words import noun_globals, probe_object_words
 from zorktui.engine.pairs import order_pairs
+from zorktui.engine.search_workers import SearchWorkers, StorySetup, shared_workers, story_setup
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
 
 _NONSENSE = "qzxvw"
-#: The objects digest given to a candidate after which the interpreter halted.
-_HALTED = b"halted"
 #: Commands that pass time or look around without touching anything.
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
@@ -163,13 +166,17 @@ class ActionFinder:
         game: The game to search (its interpreter is used and restored).
         parallel: Play candidates on a second interpreter in a second thread
             too (None: when the machine has more than one core).
+        workers: In parallel, play them on the search worker processes
+            instead where those run (see :mod:`zorktui.engine.search_workers`).
     """
 
-    def __init__(self, game: "Game", parallel: bool | None = None) -> None:
+    def __init__(self, game: "Game", parallel: bool | None = None, workers: bool = True) -> None:
         self.game = game
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1
         self.parallel = parallel
+        # In parallel, the process's search workers where they run; else the twin thread.
+        self.workers = workers
         self._twin: Interpreter | None = None
         # Seconds of one core per command played, as measured (None: not yet).
         self._per_command: float | None = None
@@ -178,6 +185,9 @@ class ActionFinder:
         self._directions = direction_commands(game.zm)
         # Inform's compass, out of scope for commands that name no direction (a quarter of a search's time).
         self._compass = find_compass(game.zm)
+        self._reading = game.fingerprint.reading()
+        # This game's story as the search workers know it (made on first use).
+        self._setup: StorySetup | None = None
         self._lifted: tuple[Snapshot, Snapshot] | None = None
         self._productive: set[str] = set()
         self._refs: dict[int, frozenset[int]] = {}
@@ -364,35 +374,14 @@ class ActionFinder:
 
     # -------------------------------------------------------------- search
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
-                 lifted: Snapshot | None = None) -> list[tuple[bytes, bytes, tuple[int, int]]]:
+                 lifted: Snapshot | None = None) -> list[Outcome]:
         """Play each command from ``start`` on ``vm``: (objects hash, raw globals, where it waits) after each.
 
         With ``lifted`` (``start`` with Inform's compass out of scope), a
         command that names no direction is played from it, and the compass
         put back in the memory read after it (see :mod:`zorktui.engine.compass`).
         """
-        fingerprint = self.game.fingerprint
-        objects_digest = fingerprint.objects_digester()
-        raw_globals = fingerprint.raw_globals
-        compass = self._compass
-        out = []
-        for command in commands:
-            if lifted is not None and compass is not None and not compass.names_a_direction(command):
-                vm.rewind(lifted)
-                vm.play(command)
-                ram = vm.ram()
-                # Stopped, or something moved into the compass: played again with it in place.
-                if not vm.halted() and compass.put_back(ram, start):
-                    out.append((objects_digest(ram), raw_globals(ram), vm.position()))
-                    continue
-            vm.rewind(start)
-            vm.play(command)
-            ram = vm.ram()
-            # A command that stops the machine (a runtime error) is no action: it is kept
-            # out by an objects digest no state has.
-            out.append((_HALTED if vm.halted() else objects_digest(ram), raw_globals(ram), vm.position()))
-        vm.restore(start)  # with the reply's text, as a search leaves the game
-        return out
+        return play_batch(vm, start, commands, self._reading, self._compass, lifted)
 
     def _play(self, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
         """Play each command from ``start``; results in the order of ``commands``.
@@ -409,6 +398,12 @@ class ActionFinder:
                 self._lifted = (start, self._compass.lifted(start))
             lifted = self._lifted[1]
         began = time.perf_counter()
+        workers = self._search_workers() if self.parallel and self.workers else None
+        if workers is not None:
+            # Every batch, however small: a command that kills an interpreter kills a worker, not us.
+            if self._setup is None:
+                self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
+            return self._read(workers.play(self._setup, start, lifted, commands))
         worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
         if not self.parallel or len(commands) < PARALLEL_MIN or not worth_twin:
             played = self._play_on(self.game.vm, start, commands, lifted)
@@ -421,13 +416,23 @@ class ActionFinder:
         assert self._pool is not None
         theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2], lifted)
         mine = self._play_on(self.game.vm, start, commands[0::2], lifted)
-        played: list[tuple[bytes, bytes, tuple[int, int]]] = [(b"", b"", (0, 0))] * len(commands)
+        played: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
         played[0::2] = mine
         played[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
         return self._read(played)
 
-    def _read(self, played: list[tuple[bytes, bytes, tuple[int, int]]]) -> list[tuple[bytes, np.ndarray]]:
+    def deadly(self, command: str) -> bool:
+        """Whether ``command`` killed a search worker's interpreter in some state of this game."""
+        workers = shared_workers() if self._setup is not None else None
+        return workers is not None and self._setup is not None and command in workers.killed_by(self._setup)
+
+    def _search_workers(self) -> SearchWorkers | None:
+        """The process's search workers, loaded (the first search waits for them, about 0.2 s), or None where they are off."""
+        workers = shared_workers()
+        return workers if workers is not None and workers.wait_ready() else None
+
+    def _read(self, played: list[Outcome]) -> list[tuple[bytes, np.ndarray]]:
         """(objects hash, kept globals) per command, the globals of all read in one go.
 
         The move counter after each command, and where the machine then
@@ -644,7 +649,7 @@ class ActionFinder:
                 for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, played_after, len(results)))]
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
-        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(_HALTED)}
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(HALTED)}
         joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
         late: list[tuple[str, str, tuple[int, ...]]] = []
         late_contexts: list[tuple[bytes, tuple]] = []
@@ -669,7 +674,7 @@ class ActionFinder:
 
         groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
         for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
-            changed = k not in idle_keys and not k.startswith(_HALTED)
+            changed = k not in idle_keys and not k.startswith(HALTED)
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
                 if not changed:

@@ -1,0 +1,59 @@
+"""The valid-action search's worker processes (``zorktui.engine.search_workers``).
+
+``divide.z5`` (our own, ``tests/data/inform/divide.inf``) has a verb, "split",
+that divides by zero in Z-machine assembly: Frotz reports the error and
+divides anyway, and the process running it dies of SIGFPE. Played in this
+process it would end the test run, so these tests need the workers.
+"""
+
+import pytest
+
+from zorktui.engine.batch import play_batch
+from zorktui.engine.errors import GameError
+from zorktui.engine.game import Game
+from zorktui.engine.search_workers import enabled, shared_workers
+
+from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
+
+pytestmark = pytest.mark.skipif(not enabled(), reason="search workers are off (ZORKTUI_SEARCH_WORKERS=0 or not POSIX)")
+
+
+def test_a_command_that_kills_the_interpreter_costs_a_worker_not_the_game() -> None:
+    workers = shared_workers()
+    assert workers is not None and workers.wait_ready()
+    replaced = workers.replaced
+    game = Game(DIVIDE)
+    try:
+        assert game.valid_actions() == ("take pebble",)
+        assert workers.replaced == replaced + 1
+        game.step("take pebble")
+        # "split" killed a worker once; it is not played again, in a search or by hand.
+        assert game.valid_actions() == ("drop pebble",)
+        assert workers.replaced == replaced + 1
+        with pytest.raises(GameError, match="crashed this story's interpreter"):
+            game.step("split")
+        assert game.step("drop pebble").observation == "Dropped."
+    finally:
+        game.close()
+
+
+def test_workers_read_outcomes_as_this_process_does() -> None:
+    workers = shared_workers()
+    assert workers is not None and workers.wait_ready()
+    game = Game(BUNDLED)
+    try:
+        for command in commands(BUNDLED_WALKTHROUGH)[:6]:
+            game.step(command)
+        game.valid_actions()
+        finder = game._finder
+        assert finder is not None and finder._setup is not None and finder._compass is not None
+        held, scope = finder._scope()
+        here = finder._surroundings(held, scope, game.vm.ram())
+        candidates = [c for c, _t, _o in finder._candidates(held, scope, here.signatures)]
+        start = game.vm.snapshot()
+        lifted = finder._compass.lifted(start)
+        here_too = play_batch(game.vm, start, candidates, finder._reading, finder._compass, lifted)
+        assert len(candidates) > 100
+        assert workers.play(finder._setup, start, lifted, candidates) == here_too
+    finally:
+        game.close()
