@@ -32,6 +32,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zorktui.engine.batch import HALTED, Outcome, play_batch
@@ -48,6 +49,8 @@ READY_TIMEOUT = 30.0
 #: Seconds to wait for a replacement worker after one died.
 RESTART_TIMEOUT = 60.0
 _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
+#: The folder holding the zorktui package this process imported.
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
 DIED = (0, 0)
 
@@ -170,10 +173,13 @@ class _Worker:
         handle, path = tempfile.mkstemp(prefix="zorktui-search-")
         os.close(handle)
         self.progress = _Progress(path, create=True)
+        # The worker imports the very zorktui this process runs (a checkout, a benchmark's older revision).
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "zorktui.engine.search_workers", str(to_child_r), str(from_child_w), path],
             pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True)
+            stderr=subprocess.DEVNULL, close_fds=True, env=env)
         os.close(to_child_r)
         os.close(from_child_w)
         self.conn_out = Connection(to_child_w, readable=False)
@@ -188,6 +194,9 @@ class _Worker:
                 self.ready = self.conn.recv() == ("ready",)
             except (EOFError, OSError):
                 self.ready = False
+            if self.ready:  # both have it mapped: the name is no longer needed, and nothing is left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(self.progress.path)
         return self.ready
 
     def send(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
@@ -234,20 +243,22 @@ class SearchWorkers:
         return bool(self._workers) and all(w.poll_ready(timeout) for w in self._workers)
 
     def play(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
-             commands: list[str]) -> list[Outcome]:
+             commands: list[str], split: bool = True) -> list[Outcome]:
         """Play ``commands`` from ``start``, shared between the workers; outcomes in order.
 
         Interleaved shares (rather than halves) keep the workers even: two-object
-        commands, the dearest, come last.
+        commands, the dearest, come last. Without ``split``, the first worker
+        plays them all (a batch too small to be worth two hand-overs).
         """
         killers = self._killers.setdefault(setup.key, set())
         if killers & set(commands):  # not played again: each would cost a worker
             played = [c for c in commands if c not in killers]
-            outcomes = iter(self.play(setup, start, lifted, played) if played else [])
+            outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
             dead: Outcome = (HALTED, start.ram()[setup.reading.globals].tobytes(), DIED)
             return [dead if c in killers else next(outcomes) for c in commands]
         with self._lock:
-            shares = [commands[i :: len(self._workers)] for i in range(len(self._workers))]
+            ways = len(self._workers) if split else 1
+            shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
             for i, share in enumerate(shares):
                 if share:
                     try:
@@ -258,8 +269,8 @@ class SearchWorkers:
             results = [self._collect(i, setup, start, lifted, share) if share else []
                        for i, share in enumerate(shares)]
         out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
-        for i, result in enumerate(results):
-            out[i :: len(self._workers)] = result
+        for i, result in enumerate(results[:ways]):
+            out[i::ways] = result
         killers.update(c for c, outcome in zip(commands, out) if outcome[2] == DIED)
         return out
 

@@ -398,14 +398,18 @@ class ActionFinder:
                 self._lifted = (start, self._compass.lifted(start))
             lifted = self._lifted[1]
         began = time.perf_counter()
+        worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
+        split = len(commands) >= PARALLEL_MIN and worth_twin
         workers = self._search_workers() if self.parallel and self.workers else None
         if workers is not None:
             # Every batch, however small: a command that kills an interpreter kills a worker, not us.
+            # A small one goes to one worker alone (one hand-over instead of two).
             if self._setup is None:
                 self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
-            return self._read(workers.play(self._setup, start, lifted, commands))
-        worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
-        if not self.parallel or len(commands) < PARALLEL_MIN or not worth_twin:
+            played = workers.play(self._setup, start, lifted, commands, split=split)
+            self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
+            return self._read(played)
+        if not self.parallel or not split:
             played = self._play_on(self.game.vm, start, commands, lifted)
             self._measured(time.perf_counter() - began, len(commands))
             return self._read(played)
