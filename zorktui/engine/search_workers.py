@@ -48,11 +48,17 @@ KEPT_STORIES = 4
 READY_TIMEOUT = 30.0
 #: Seconds to wait for a replacement worker after one died.
 RESTART_TIMEOUT = 60.0
+#: Workers that may die in one batch; the batch's other commands then count as no action.
+MAX_DEATHS = 8
 _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
 #: The folder holding the zorktui package this process imported.
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
 DIED = (0, 0)
+
+
+class WorkerError(RuntimeError):
+    """A worker failed for a reason of its own (not a command that killed it); the search goes on without workers."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ def story_setup(path: str, seed: int, reading: ObjectsReading, compass: "Compass
     share one key: a worker keeps one setup for all of them, and a command
     that killed a worker in one is known in the others.
     """
+    path = os.path.abspath(path)  # the workers may have been started from another folder
     content = hashlib.blake2b(digest_size=12)
     content.update(f"{path}|{seed}|{reading.span}|{reading.globals}|{compass!r}".encode())
     content.update(reading.index.tobytes())
@@ -138,22 +145,22 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
             setups[setup.key] = setup
             continue
         _kind, key, state, halted, lifted_state, commands = message
-        setup = setups[key]
-        story = (setup.path, setup.seed)
-        vm = interpreters.pop(story, None)
-        if vm is None:
-            vm = Interpreter(setup.path, setup.seed)
-            vm.reset()
-        interpreters[story] = vm
-        while len(interpreters) > KEPT_STORIES:
-            _story, old = interpreters.popitem(last=False)
-            old.close()
-        start = Snapshot(state, halted)
-        lifted = Snapshot(lifted_state) if lifted_state is not None else None
         progress.value = 0
         try:
+            setup = setups[key]
+            story = (setup.path, setup.seed)
+            vm = interpreters.pop(story, None)
+            if vm is None:
+                vm = Interpreter(setup.path, setup.seed)
+                vm.reset()
+            interpreters[story] = vm
+            while len(interpreters) > KEPT_STORIES:
+                _story, old = interpreters.popitem(last=False)
+                old.close()
+            start = Snapshot(state, halted)
+            lifted = Snapshot(lifted_state) if lifted_state is not None else None
             outcomes = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
-        except Exception as error:  # a fault of ours: reported, not mistaken for the story's
+        except Exception as error:  # a fault of ours (or the file gone): reported, not mistaken for the story's
             conn_out.send(("error", repr(error)))
             continue
         conn_out.send(outcomes)
@@ -266,8 +273,15 @@ class SearchWorkers:
                     except (OSError, ValueError):  # died between searches
                         self._replace(i)
                         self._workers[i].send(setup, start, lifted, share)
-            results = [self._collect(i, setup, start, lifted, share) if share else []
-                       for i, share in enumerate(shares)]
+            try:
+                results = [self._collect(i, setup, start, lifted, share) if share else []
+                           for i, share in enumerate(shares)]
+            except WorkerError:
+                # A worker's reply may still be waiting in its pipe: fresh workers, no stale replies.
+                for worker in self._workers:
+                    worker.stop()
+                self._workers = [_Worker() for _ in self._workers]
+                raise
         out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
         for i, result in enumerate(results[:ways]):
             out[i::ways] = result
@@ -288,6 +302,7 @@ class SearchWorkers:
         """
         pending = list(range(len(share)))  # positions in ``share`` of the commands the worker was sent
         outcomes: dict[int, Outcome] = {}
+        deaths = 0
         while True:
             worker = self._workers[index]
             try:
@@ -298,13 +313,21 @@ class SearchWorkers:
                 outcomes.update(zip(pending, reply))
                 return [outcomes[i] for i in range(len(share))]
             if reply is not None:  # the worker's own failure, not the story's
-                raise RuntimeError(f"valid-action worker failed: {reply[1]}")
+                raise WorkerError(f"valid-action worker failed: {reply[1]}")
             fatal = pending[min(worker.progress.value, len(pending) - 1)]
             outcomes[fatal] = (HALTED, start.ram()[setup.reading.globals].tobytes(), DIED)
             pending.remove(fatal)
+            deaths += 1
+            if deaths >= MAX_DEATHS:
+                # A story that kills interpreter after interpreter: what is left counts as no action
+                # (played here, one of them would take the application down).
+                for i in pending:
+                    outcomes[i] = (HALTED, start.ram()[setup.reading.globals].tobytes(), (1, 0))
+                pending = []
             self._replace(index)
-            if pending:
-                self._workers[index].send(setup, start, lifted, [share[i] for i in pending])
+            if not pending:
+                return [outcomes[i] for i in range(len(share))]
+            self._workers[index].send(setup, start, lifted, [share[i] for i in pending])
 
     def _replace(self, index: int) -> None:
         """Start a new worker in place of worker ``index`` and wait for it."""
@@ -312,7 +335,7 @@ class SearchWorkers:
         self._workers[index] = worker = _Worker()
         self.replaced += 1
         if not worker.poll_ready(RESTART_TIMEOUT):
-            raise RuntimeError("a valid-action worker process could not be restarted")
+            raise WorkerError("a valid-action worker process could not be restarted")
 
     def stop(self) -> None:
         """Stop the workers."""

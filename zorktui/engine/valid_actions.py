@@ -84,7 +84,14 @@ from zorktui.engine.naming import object_word
 from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.object_words import noun_globals, probe_object_words
 from zorktui.engine.pairs import order_pairs
-from zorktui.engine.search_workers import SearchWorkers, StorySetup, shared_workers, story_setup
+from zorktui.engine.search_workers import (
+    DIED,
+    SearchWorkers,
+    StorySetup,
+    WorkerError,
+    shared_workers,
+    story_setup,
+)
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -188,6 +195,8 @@ class ActionFinder:
         self._reading = game.fingerprint.reading()
         # This game's story as the search workers know it (made on first use).
         self._setup: StorySetup | None = None
+        # Commands that killed a worker's interpreter: never played again, by anyone.
+        self._deadly: set[str] = set()
         self._lifted: tuple[Snapshot, Snapshot] | None = None
         self._productive: set[str] = set()
         self._refs: dict[int, frozenset[int]] = {}
@@ -392,6 +401,12 @@ class ActionFinder:
         """
         if not commands:
             return []
+        deadly = self._deadly_ones()
+        if deadly and not deadly.isdisjoint(commands):
+            # Known to kill an interpreter: never played again, here least of all.
+            played_ones = iter(self._play(start, [c for c in commands if c not in deadly]))
+            dead = (HALTED, self.game.fingerprint.kept_globals(start.ram()))
+            return [dead if c in deadly else next(played_ones) for c in commands]
         lifted = None
         if self._compass is not None:
             if self._lifted is None or self._lifted[0] is not start:
@@ -406,9 +421,14 @@ class ActionFinder:
             # A small one goes to one worker alone (one hand-over instead of two).
             if self._setup is None:
                 self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
-            played = workers.play(self._setup, start, lifted, commands, split=split)
-            self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
-            return self._read(played)
+            try:
+                played = workers.play(self._setup, start, lifted, commands, split=split)
+            except WorkerError:
+                self.workers = False  # this game searches on its own from now on
+            else:
+                self._deadly.update(c for c, outcome in zip(commands, played) if outcome[2] == DIED)
+                self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
+                return self._read(played)
         if not self.parallel or not split:
             played = self._play_on(self.game.vm, start, commands, lifted)
             self._measured(time.perf_counter() - began, len(commands))
@@ -427,9 +447,16 @@ class ActionFinder:
         return self._read(played)
 
     def deadly(self, command: str) -> bool:
-        """Whether ``command`` killed a search worker's interpreter in some state of this game."""
-        workers = shared_workers() if self._setup is not None else None
-        return workers is not None and self._setup is not None and command in workers.killed_by(self._setup)
+        """Whether ``command`` killed a search worker's interpreter in some state of this game (or a fork of it)."""
+        return command in self._deadly_ones()
+
+    def _deadly_ones(self) -> frozenset[str] | set[str]:
+        """The commands known to kill an interpreter: this finder's, and the workers' for this game's forks."""
+        if self._setup is None:
+            return self._deadly
+        workers = shared_workers()
+        killed = workers.killed_by(self._setup) if workers is not None else frozenset()
+        return self._deadly | killed if killed else self._deadly
 
     def _search_workers(self) -> SearchWorkers | None:
         """The process's search workers, loaded (the first search waits for them, about 0.2 s), or None where they are off."""
