@@ -6,12 +6,15 @@ divides anyway, and the process running it dies of SIGFPE. Played in this
 process it would end the test run, so these tests need the workers.
 """
 
+from collections.abc import Iterator
+
 import pytest
 
 from zorktui.engine.batch import HALTED, play_batch
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
-from zorktui.engine.search_workers import WorkerError, enabled, shared_workers, story_setup
+from zorktui.engine.search_workers import SearchWorkers, WorkerError, enabled, shared_workers, story_setup
+from zorktui.engine.valid_actions import ActionFinder
 
 from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
 
@@ -59,42 +62,40 @@ def test_workers_read_outcomes_as_this_process_does() -> None:
         game.close()
 
 
-def test_a_batch_whose_last_command_kills_its_worker_ends() -> None:
+@pytest.fixture
+def searched_divide() -> Iterator[tuple[SearchWorkers, Game, ActionFinder]]:
+    """The workers, loaded, and ``divide.z5`` searched once (so its finder exists)."""
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()
     game = Game(DIVIDE)
     try:
         game.valid_actions()
-        finder = game._finder
-        assert finder is not None
-        # A setup of its own (another seed), so that "split" is not known to kill yet.
-        setup = story_setup(str(DIVIDE), 7, finder._reading, finder._compass)
-        start = game.vm.snapshot()
-        outcomes = workers.play(setup, start, None, ["look", "split"], split=False)
-        assert outcomes[1][0] == HALTED and outcomes[0][0] != HALTED
-        assert workers.killed_by(setup) == frozenset({"split"})
-        assert workers.play(setup, start, None, ["split"]) == [outcomes[1]]  # not played again
+        assert game._finder is not None
+        yield workers, game, game._finder
     finally:
         game.close()
 
 
-def test_a_worker_that_fails_of_its_own_leaves_the_game_searching_here(tmp_path) -> None:
-    workers = shared_workers()
-    assert workers is not None and workers.wait_ready()
-    game = Game(DIVIDE)
-    try:
-        game.valid_actions()
-        finder = game._finder
-        assert finder is not None
-        # A setup the workers cannot load (its file is gone): their failure, not the story's.
-        gone = story_setup(str(tmp_path / "gone.z5"), 1, finder._reading, finder._compass)
-        with pytest.raises(WorkerError):
-            workers.play(gone, game.vm.snapshot(), None, ["look", "take pebble"])
-        assert workers.wait_ready()  # fresh workers, no stale replies
-        game.step("take pebble")
-        finder._setup = gone
-        finder.forget()
-        assert game.valid_actions() == ("drop pebble",)  # searched here once the workers failed
-        assert finder.workers is False
-    finally:
-        game.close()
+def test_a_batch_whose_last_command_kills_its_worker_ends(searched_divide) -> None:
+    workers, game, finder = searched_divide
+    # A setup of its own (another seed), so that "split" is not known to kill yet.
+    setup = story_setup(str(DIVIDE), 7, finder._reading, finder._compass)
+    start = game.vm.snapshot()
+    outcomes = workers.play(setup, start, None, ["look", "split"], split=False)
+    assert outcomes[1][0] == HALTED and outcomes[0][0] != HALTED
+    assert workers.killed_by(setup) == frozenset({"split"})
+    assert workers.play(setup, start, None, ["split"]) == [outcomes[1]]  # not played again
+
+
+def test_a_worker_that_fails_of_its_own_leaves_the_game_searching_here(searched_divide, tmp_path) -> None:
+    workers, game, finder = searched_divide
+    # A setup the workers cannot load (its file is gone): their failure, not the story's.
+    gone = story_setup(str(tmp_path / "gone.z5"), 1, finder._reading, finder._compass)
+    with pytest.raises(WorkerError):
+        workers.play(gone, game.vm.snapshot(), None, ["look", "take pebble"])
+    assert workers.wait_ready()  # fresh workers, no stale replies
+    game.step("take pebble")
+    finder._setup = gone
+    finder.forget()
+    assert game.valid_actions() == ("drop pebble",)  # searched here once the workers failed
+    assert finder.workers is False
