@@ -148,18 +148,19 @@ class Fingerprinter:
         masked = bool(self.noise_attributes or self.noise_object_attributes)
         self._objects_mask = mask[self._objects_index] if masked else None
         self._mask = mask[self._index] if masked else None
+        self._reading = ObjectsReading(self._objects_span, self._objects_index, self._objects_mask, self._globals)
 
     def objects_only(self, ram: np.ndarray) -> bytes:
         """Fingerprint of the object table and property values alone (8 bytes)."""
-        return self.reading().objects_only(ram)
+        return self._reading.objects_only(ram)
 
-    def reading(self) -> "ObjectsReading":
+    def reading(self) -> ObjectsReading:
         """What a command's outcome is read by, in a form a worker process can be sent."""
-        return ObjectsReading(self._objects_span, self._objects_index, self._objects_mask, self._globals)
+        return self._reading
 
     def objects_digester(self, remember: int = 4) -> Callable[[np.ndarray], bytes]:
         """:meth:`objects_only` that remembers the bytes behind the last few digests it made (see :meth:`ObjectsReading.digester`)."""
-        return self.reading().digester(remember)
+        return self._reading.digester(remember)
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""

@@ -11,10 +11,10 @@ kills a worker, not the application: the worker is replaced and the
 candidate counted as no action.
 
 The workers are shared by every game of the process (the app's game, the
-agent's forks, the tests'), started on the first search that is worth them
-and not waited for: until both have loaded, searches use the twin thread.
-Each worker keeps an interpreter for the last few stories it was asked about.
-``ZORKTUI_SEARCH_WORKERS=0`` turns them off.
+agent's forks, the tests'), started by the first search, which waits for
+them (about 0.2 s). Each worker keeps an interpreter for the last few
+stories it was asked about. ``ZORKTUI_SEARCH_WORKERS=0`` turns them off, and
+searches then use the twin thread (see :class:`zorktui.engine.valid_actions.ActionFinder`).
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
 DIED = (0, 0)
+#: Where it "waits" after a command left unplayed once a batch has killed too many workers.
+GAVE_UP = (1, 0)
 
 
 class WorkerError(RuntimeError):
@@ -121,6 +123,11 @@ class _Progress:
 
     def close(self) -> None:
         self._map.close()
+
+
+def _no_action(setup: StorySetup, start: Snapshot, at: tuple[int, int]) -> Outcome:
+    """The outcome given to a command not played to its end: halted, globals as at ``start``."""
+    return HALTED, start.ram()[setup.reading.globals].tobytes(), at
 
 
 def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> None:
@@ -261,7 +268,7 @@ class SearchWorkers:
         if killers & set(commands):  # not played again: each would cost a worker
             played = [c for c in commands if c not in killers]
             outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
-            dead: Outcome = (HALTED, start.ram()[setup.reading.globals].tobytes(), DIED)
+            dead = _no_action(setup, start, DIED)
             return [dead if c in killers else next(outcomes) for c in commands]
         with self._lock:
             ways = len(self._workers) if split else 1
@@ -315,14 +322,13 @@ class SearchWorkers:
             if reply is not None:  # the worker's own failure, not the story's
                 raise WorkerError(f"valid-action worker failed: {reply[1]}")
             fatal = pending[min(worker.progress.value, len(pending) - 1)]
-            outcomes[fatal] = (HALTED, start.ram()[setup.reading.globals].tobytes(), DIED)
+            outcomes[fatal] = _no_action(setup, start, DIED)
             pending.remove(fatal)
             deaths += 1
             if deaths >= MAX_DEATHS:
                 # A story that kills interpreter after interpreter: what is left counts as no action
                 # (played here, one of them would take the application down).
-                for i in pending:
-                    outcomes[i] = (HALTED, start.ram()[setup.reading.globals].tobytes(), (1, 0))
+                outcomes.update((i, _no_action(setup, start, GAVE_UP)) for i in pending)
                 pending = []
             self._replace(index)
             if not pending:

@@ -116,6 +116,11 @@ FAILED_CONTEXTS = 8
 VOLATILE_AFTER = 2
 
 
+#: What a search reads of one command played: objects digest, kept globals, move counter
+#: (None: the story keeps none) and where the machine then waits (see ``_timeless``).
+_Played = tuple[bytes, np.ndarray, int | None, tuple[int, int]]
+
+
 @dataclass
 class FinderStats:
     """What the last search did (for benchmarks and the UI)."""
@@ -227,9 +232,6 @@ class ActionFinder:
         self._inferring_cache: tuple[int, set[str]] | None = None
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
-        # The move counter after each command of the last batch played (see _timeless).
-        self._moves_read: list[int] = []
-        self._waits_read: list[tuple[int, int]] = []
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
@@ -392,7 +394,7 @@ class ActionFinder:
         """
         return play_batch(vm, start, commands, self._reading, self._compass, lifted)
 
-    def _play(self, start: Snapshot, commands: list[str]) -> list[tuple[bytes, np.ndarray]]:
+    def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]:
         """Play each command from ``start``; results in the order of ``commands``.
 
         With ``parallel``, every other command goes to the twin interpreter in
@@ -405,7 +407,7 @@ class ActionFinder:
         if deadly and not deadly.isdisjoint(commands):
             # Known to kill an interpreter: never played again, here least of all.
             played_ones = iter(self._play(start, [c for c in commands if c not in deadly]))
-            dead = (HALTED, self.game.fingerprint.kept_globals(start.ram()))
+            dead: _Played = (HALTED, self.game.fingerprint.kept_globals(start.ram()), None, DIED)
             return [dead if c in deadly else next(played_ones) for c in commands]
         lifted = None
         if self._compass is not None:
@@ -463,18 +465,14 @@ class ActionFinder:
         workers = shared_workers()
         return workers if workers is not None and workers.wait_ready() else None
 
-    def _read(self, played: list[Outcome]) -> list[tuple[bytes, np.ndarray]]:
-        """(objects hash, kept globals) per command, the globals of all read in one go.
-
-        The move counter after each command, and where the machine then
-        waits, are kept aside for :meth:`_timeless`.
-        """
+    def _read(self, played: list[Outcome]) -> list[_Played]:
+        """Per command: objects hash, kept globals (all read in one go), move counter and where it waits."""
         raws = [raw for _digest, raw, _at in played]
-        table = self.game.fingerprint.kept_globals_of(raws)
-        moves = self._moves_global()
-        self._moves_read = globals_table(raws)[:, moves].tolist() if moves is not None else []
-        self._waits_read = [at for _digest, _raw, at in played]
-        return [(digest, row) for (digest, _raw, _at), row in zip(played, table)]
+        table = globals_table(raws)
+        kept = self.game.fingerprint.kept_globals_of(raws)
+        moves_global = self._moves_global()
+        moves = table[:, moves_global].tolist() if moves_global is not None else [None] * len(played)
+        return [(digest, row, m, at) for (digest, _raw, at), row, m in zip(played, kept, moves)]
 
     def _moves_global(self) -> int | None:
         """The global counting moves, where the story keeps one (not a clock)."""
@@ -483,8 +481,8 @@ class ActionFinder:
             return None
         return facts.moves_global
 
-    def _timeless(self, start_moves: int | None, idle: tuple[list[int], list[tuple[int, int]]],
-                  played: tuple[list[int], list[tuple[int, int]]], count: int) -> list[bool]:
+    @staticmethod
+    def _timeless(start_moves: int | None, idle: list[_Played], played: list[_Played]) -> list[bool]:
         """Per command, whether it took no time where passing time does: a command outside the world.
 
         Inform's meta verbs and ZIL's game verbs (Zork's VERBOSE, SCORE,
@@ -499,16 +497,14 @@ class ActionFinder:
         the game then asks its last question from elsewhere.
 
         Args:
-            start_moves: The move counter before any command.
-            idle: (move counters, waiting positions) after the idle commands.
-            played: The same after each command judged.
-            count: How many commands are judged.
+            start_moves: The move counter before any command (None: the story keeps none).
+            idle: What the idle commands gave.
+            played: What each command judged gave.
         """
-        moves, waits = played
-        ticked = [at for m, at in zip(*idle) if m != start_moves]
-        if start_moves is None or len(moves) != count or not ticked:
-            return [False] * count
-        return [m == start_moves and at == ticked[0] for m, at in zip(moves, waits)]
+        ticked = [at for _h, _g, m, at in idle if m != start_moves]
+        if start_moves is None or not ticked:
+            return [False] * len(played)
+        return [m == start_moves and at == ticked[0] for _h, _g, m, at in played]
 
     def _measured(self, seconds: float, commands: int) -> None:
         """Update the running cost of one command (seconds of one core)."""
@@ -620,7 +616,7 @@ class ActionFinder:
         zm.refresh(vm.ram())
         unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
         moves_global = self._moves_global()
-        start_moves = None if moves_global is None else int(globals_table([fingerprint.raw_globals(vm.ram())])[0, moves_global])
+        start_moves = None if moves_global is None else zm.global_var(moves_global)
         stats = FinderStats()
         to_try: list[tuple[str, str, tuple[int, ...]]] = []
         contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
@@ -657,11 +653,9 @@ class ActionFinder:
             contexts.append((context, like))
         # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
         outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
-        idle_after = (self._moves_read[: len(idle)], self._waits_read[: len(idle)])
-        played_after = (self._moves_read[len(idle) :], self._waits_read[len(idle) :])
-        baselines = [*outcomes[: len(idle)], unplayed]
-        outcomes = outcomes[len(idle) :]
-        results = [(*candidate, objects_hash, globals_) for candidate, (objects_hash, globals_) in zip(to_try, outcomes)]
+        idle_after, outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
+        baselines = [*((h, g) for h, g, _m, _at in idle_after), unplayed]
+        results = [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(to_try, outcomes)]
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
         # (Never the room or the score: a kitchen where three things each score a point.)
@@ -677,7 +671,7 @@ class ActionFinder:
         unplayed_key = state_key(*unplayed)
         # A command outside the world (it took no time) counts as no change.
         keys = [unplayed_key if timeless else state_key(h, g)
-                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, played_after, len(results)))]
+                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes))]
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
         landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(HALTED)}
@@ -695,9 +689,9 @@ class ActionFinder:
         stats.followed = len(joined)
         if late:
             outcomes = self._play(start, [command for command, _t, _o in late])
-            results += [(*candidate, h, g) for candidate, (h, g) in zip(late, outcomes)]
+            results += [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(late, outcomes)]
             keys += [unplayed_key if timeless else state_key(h, g)
-                     for (h, g), timeless in zip(outcomes, self._timeless(start_moves, idle_after, (self._moves_read, self._waits_read), len(outcomes)))]
+                     for (h, g, _m, _at), timeless in zip(outcomes, self._timeless(start_moves, idle_after, outcomes))]
             contexts += late_contexts
         stats.tried = len(results)
         vm.restore(start)
