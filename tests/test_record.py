@@ -188,3 +188,29 @@ def test_run_agent_cli_prints_reflections_and_a_stop_line(tmp_path: Path) -> Non
     assert zorktui("run", "--agent", "explore").returncode == 2
     assert zorktui("run", "--agent", "mcts", "--steps", "3", "--sims", "0").returncode == 2
     assert zorktui("run", "--agent", "explore", "--steps", "3", "--sims", "5").returncode == 2
+
+
+def test_ascii_plot_of_an_all_zero_run_has_one_zero_axis() -> None:
+    from zorktui.record.summary import ascii_plot
+
+    plot = ascii_plot([0] * 10).splitlines()
+    labels = [line.split("|")[0].split("+")[0].strip() for line in plot if "|" in line or "+" in line]
+    assert labels == ["0"] and "every step" in plot[0] and plot[-1].rstrip().endswith("step 9")
+
+
+def test_ascii_plot_labels_are_round_and_distinct() -> None:
+    from zorktui.record.summary import ascii_plot
+
+    for curve in ([0, 0, 1, 1, 1], [0, 3, 3, 7, 15], [0, 5, 10, 70], [0, 1.5, 2.5]):
+        labels = [line.split("|")[0].strip() for line in ascii_plot(curve).splitlines() if " |" in line]
+        assert len(labels) == len(set(labels)) <= 10, (curve, labels)
+        assert all(float(label) * 2 == int(float(label) * 2) for label in labels), (curve, labels)
+
+
+def test_ascii_plot_of_a_long_run_fits_the_width_and_keeps_its_last_step() -> None:
+    from zorktui.record.summary import ascii_plot
+
+    curve = [0] * 499 + [10]  # the score comes at the very last step
+    plot = ascii_plot(curve, width=100).splitlines()
+    assert all(len(line) <= 100 for line in plot)
+    assert plot[0].endswith("█") and "step 499" in plot[-2]

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zorktui.record.trajectory import read_trajectory
-
-#: Score milestones shown per story (the most commonly reached distinct scores, in order).
-MAX_MILESTONES = 6
-
 
 @dataclass
 class SessionCurve:
@@ -101,15 +98,14 @@ class StorySummary:
         return statistics.median(times) if times else None
 
     def milestones(self) -> list[tuple[int, float | None, int]]:
-        """(score, median steps to reach it among sessions that did, how many did)."""
+        """Every score above 0 any session reached: (score, median steps to it among sessions that did, how many did)."""
         reached: dict[int, int] = {}
         for c in self.curves:
             for s in sorted(set(c.scores)):
                 if s > 0:
                     reached[s] = reached.get(s, 0) + 1
-        scores = sorted(sorted(reached, key=lambda s: (-reached[s], s))[:MAX_MILESTONES])
         out = []
-        for s in scores:
+        for s in sorted(reached):
             steps = [n for n in (c.steps_to(s) for c in self.curves) if n is not None]
             out.append((s, statistics.median(steps) if steps else None, len(steps)))
         return out
@@ -139,7 +135,7 @@ def table(summaries: list[StorySummary]) -> str:
     lines = []
     for s in summaries:
         think = s.median_think_ms
-        lines.append(f"{s.title} (md5 {s.md5[:8]}): {len(s.curves)} sessions, median final score {s.median_final:g}, "
+        lines.append(f"{s.title} (md5 {s.md5[:8]}): {_count(len(s.curves), 'session')}, median final score {s.median_final:g}, "
                      f"median think time {'-' if think is None else f'{think / 1000:.1f} s'}")
         for score, steps, n in s.milestones():
             lines.append(f"  score {score:>4}: reached by {n}/{len(s.curves)}, median step "
@@ -147,19 +143,75 @@ def table(summaries: list[StorySummary]) -> str:
     return "\n".join(lines)
 
 
-def ascii_plot(curve: list[float], width: int = 60, height: int = 10) -> str:
-    """A score-vs-step plot drawn with characters."""
+def _count(n: int, noun: str) -> str:
+    """``1 session``, ``3 sessions``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+#: Columns a short run's plot spreads over (a run of more steps takes the width it is given).
+SHORT_PLOT = 60
+
+
+def ascii_plot(curve: list[float], width: int = 80, height: int = 10) -> str:
+    """A score-vs-step plot drawn with characters, every step of the run on it.
+
+    A run of up to ``SHORT_PLOT`` steps gets the same whole number of columns
+    for each step; a longer run one column a step up to the width given, and
+    past that each column covers consecutive steps and shows the highest
+    score among them, so no step and no peak is left out.
+
+    Args:
+        curve: The score at each step (index 0: the opening).
+        width: Characters a line may take, labels included (the caller passes the terminal's width).
+        height: Rows at most (fewer when the scores span fewer points).
+
+    Returns:
+        The plot, lines joined by newlines ("" for an empty curve).
+    """
     if not curve:
         return ""
-    top = max(curve) or 1
-    cols = [curve[min(len(curve) - 1, int(i * len(curve) / width))] for i in range(min(width, len(curve)))]
-    rows = []
-    for r in range(height, 0, -1):
-        level = top * r / height
-        rows.append(f"{level:>6.0f} |" + "".join("█" if v >= level - 1e-9 else " " for v in cols))
-    rows.append("       +" + "-" * len(cols))
-    rows.append(f"        step 0{' ' * max(0, len(cols) - 12)}step {len(curve) - 1}")
+    # Whole scores (or medians of two: halves) need no finer labels than their own.
+    finest = next((f for f in (1.0, 0.5) if all(abs(v / f - round(v / f)) < 1e-9 for v in curve)), 0.1)
+    step = max(finest, _tick(max(curve) - min(0.0, min(curve)), height))
+    bottom = math.floor(min(0.0, min(curve)) / step) * step
+    levels = [bottom + step * r for r in range(math.ceil((max(curve) - bottom) / step - 1e-9), 0, -1)]
+    label = max(len(_number(v)) for v in levels + [bottom])
+    steps = len(curve)
+    room = max(width - label - 2, 16)
+    if steps <= room:
+        cols = [v for v in curve for _ in range(max(1, min(room, SHORT_PLOT) // steps))]
+    else:
+        cols = [max(curve[i * steps // room:(i + 1) * steps // room]) for i in range(room)]
+
+    def cell(value: float, level: float) -> str:
+        # A full block reaches the row's level, a half block its lower half.
+        return "█" if value >= level - 1e-9 else ("▄" if value >= level - step / 2 - 1e-9 else " ")
+
+    rows = [f"{_number(level):>{label}} |" + "".join(cell(v, level) for v in cols) for level in levels]
+    rows.append(f"{_number(bottom):>{label}} +" + "-" * len(cols))
+    first, last = "step 0", f"step {steps - 1}"
+    rows.append(" " * (label + 2) + first + " " * max(1, len(cols) - len(first) - len(last)) + last)
+    if not levels:
+        rows.insert(0, f"(score {_number(bottom)} at every step)")
+    if steps > room:
+        rows.append(" " * (label + 2) + f"(a column covers {steps / room:.1f} steps and shows the highest score among them)")
     return "\n".join(rows)
+
+
+def _tick(span: float, rows: int) -> float:
+    """A round step between row labels (1, 2 or 5 times a power of ten) giving at most ``rows`` rows."""
+    if span <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(span / rows))
+    for factor in (1, 2, 5, 10):
+        if span / (factor * power) <= rows + 1e-9:
+            return factor * power
+    return 10 * power
+
+
+def _number(value: float) -> str:
+    """A score as a label: whole numbers without a decimal point, others to one place."""
+    return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.1f}"
 
 
 def png_plot(summaries: list[StorySummary], path: Path) -> None:
@@ -173,14 +225,29 @@ def png_plot(summaries: list[StorySummary], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from matplotlib.ticker import MaxNLocator
+
     fig, axes = plt.subplots(len(summaries), 1, figsize=(8, 3 * len(summaries)), squeeze=False)
     for ax, s in zip(axes[:, 0], summaries):
+        # Scores change at a step and hold until the next: drawn as stairs, not slopes, the last step
+        # one step wide like the others (else its score would show only as a rise at the right edge).
         for c in s.curves:
-            ax.plot(range(len(c.scores)), c.scores, alpha=0.4, label=c.participant or c.folder.name)
-        ax.plot(range(len(s.median_curve())), s.median_curve(), color="black", linewidth=2, label="median")
-        ax.set_title(s.title)
+            ax.plot(range(len(c.scores) + 1), c.scores + c.scores[-1:], alpha=0.5, drawstyle="steps-post",
+                    label=c.participant or c.folder.name)
+        median = s.median_curve()
+        ax.plot(range(len(median) + 1), median + median[-1:], color="black", linewidth=2, drawstyle="steps-post",
+                label="median")
+        ax.set_title(f"{s.title} ({_count(len(s.curves), 'session')})")
         ax.set_xlabel("step")
         ax.set_ylabel("score")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        low = min(0, min(min(c.scores, default=0) for c in s.curves))
+        high = max(1, max(max(c.scores, default=0) for c in s.curves))  # an all-zero run still gets an axis from 0
+        ax.set_ylim(low - 0.05 * (high - low), high + 0.05 * (high - low))
+        ax.set_xlim(0, len(median))
+        if len(s.curves) <= 12:
+            ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
