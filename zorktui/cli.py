@@ -7,6 +7,11 @@ and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import errno
+import itertools
+import os
+import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import Any, NoReturn, Sequence
@@ -14,6 +19,8 @@ from typing import Any, NoReturn, Sequence
 from zorktui import __version__
 
 EXIT_USAGE = 2
+#: The status a shell reports for a program killed by SIGPIPE (128 + 13).
+EXIT_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,68 +39,92 @@ def fail(message: str) -> NoReturn:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand (kept in one place for --help)."""
     parser = _Parser(prog="zorktui", description="Play Z-machine interactive fiction with an AI partner.")
-    parser.add_argument("--version", action="version", version=f"zorktui {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
+                        help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
+                                help="play (the default), run, memory, map, replay, export or data")
 
-    play = sub.add_parser("play", help="play a story (the default)")
+    play = sub.add_parser("play", help="play a story (the default)",
+                          description="Play a story in the app; line by line when not in a terminal.")
     play.add_argument("story", nargs="?", help="story file (default: the bundled game)")
     play.add_argument("--mode", choices=["human", "coplay", "autopilot"],
                       help="who plays (default: coplay, the agent proposes and you decide)")
-    play.add_argument("--agent", choices=["llm", "explore", "mcts"])
-    play.add_argument("--session", type=Path, help="session folder")
+    play.add_argument("--agent", choices=["llm", "explore", "mcts"],
+                      help="who proposes (default: llm when OPENAI_API_KEY or --model is given, else explore)")
+    play.add_argument("--session", type=Path, metavar="DIR",
+                      help="session folder (default: a new one under the data dir); an existing one resumes")
     play.add_argument("--theme", help="colour theme (zork-dark, zork-light, zork-green, zork-amber or a user theme)")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
-    play.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
+    play.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game)")
+    _model_arguments(play)
     play.add_argument("--baseline", action="store_true",
                       help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
-    play.add_argument("--participant", help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
+    play.add_argument("--participant", metavar="ID",
+                      help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
     _planner_arguments(play)
 
-    run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL")
+    run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL",
+                         description="Play commands from a file or stdin, or let an agent play --steps commands.")
     run.add_argument("story", nargs="?", help="story file (default: the bundled game)")
-    run.add_argument("--commands", type=Path, help="file of commands, one per line ('-' for stdin)")
-    run.add_argument("--agent", choices=["llm", "explore", "mcts"])
-    run.add_argument("--steps", type=int)
-    run.add_argument("--seed", type=int, default=None)
-    run.add_argument("--jsonl", type=Path, help="write the trajectory here ('-' for stdout)")
-    run.add_argument("--session", type=Path, help="session folder: trajectory.jsonl, session.json, memory/")
-    run.add_argument("--no-memory", action="store_true", help="with --session: keep no AriGraph memory")
+    run.add_argument("--commands", type=Path, metavar="FILE", help="file of commands, one per line ('-' for stdin)")
+    run.add_argument("--agent", choices=["llm", "explore", "mcts"], help="let an agent play (needs --steps)")
+    run.add_argument("--steps", type=_positive_int, metavar="N", help="with --agent: commands the agent plays")
+    run.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game)")
+    run.add_argument("--jsonl", type=Path, metavar="FILE", help="write the trajectory here ('-' for stdout)")
+    run.add_argument("--session", type=Path, metavar="DIR",
+                     help="session folder: trajectory.jsonl, session.json, memory/ (an existing one resumes)")
+    run.add_argument("--no-memory", action="store_true",
+                     help="with --session or --agent: keep no AriGraph memory")
     run.add_argument("--llm-extract", action="store_true",
                      help="with --session: LLM triplet extraction into the memory (OPENAI_API_KEY / OPENAI_BASE_URL)")
-    run.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
-    run.add_argument("--base-url", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
-    run.add_argument("--valid-actions", action="store_true", help="record valid actions after each turn")
-    run.add_argument("--critic-llm", action="store_true", help="with --agent: the model judges proposals too")
+    _model_arguments(run)
+    run.add_argument("--valid-actions", action="store_true",
+                     help="with --jsonl or --session: record the valid actions after each turn")
+    run.add_argument("--critic-llm", action="store_true",
+                     help="with --agent llm or mcts: the model judges proposals too")
     _planner_arguments(run)
 
-    memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')")
-    memory.add_argument("session_dir", type=Path)
+    memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')",
+                            description="Ask the memory of a session folder a question, or run read-only Cypher on it.")
+    memory.add_argument("session_dir", type=Path, metavar="SESSION_DIR", help="a session folder")
     memory.add_argument("question", nargs="?", help='e.g. "where am i", "path to the cellar"; "help" lists them')
-    memory.add_argument("--as-of", type=int, metavar="TURN", help="answer as of an earlier turn")
+    memory.add_argument("--as-of", type=_turn, metavar="TURN", help="answer as of an earlier turn")
     memory.add_argument("--json", action="store_true", help="print JSON")
-    memory.add_argument("--cypher", help="run read-only Cypher on the memory graph")
-    map_ = sub.add_parser("map", help="draw the map of a session")
-    map_.add_argument("session_dir", type=Path)
-    map_.add_argument("--as-of", type=int, metavar="TURN", help="the map as of an earlier turn")
+    memory.add_argument("--cypher", metavar="QUERY", help="run read-only Cypher on the memory graph (instead of a question)")
+    map_ = sub.add_parser("map", help="draw the map of a session", description="Draw the map of a session folder.")
+    map_.add_argument("session_dir", type=Path, metavar="SESSION_DIR", help="a session folder")
+    map_.add_argument("--as-of", type=_turn, metavar="TURN", help="the map as of an earlier turn")
     map_.add_argument("--json", action="store_true", help="print the map model as JSON")
-    replay = sub.add_parser("replay", help="replay a session on its story (--verify checks every state)")
-    replay.add_argument("session_dir", type=Path)
-    replay.add_argument("--verify", action="store_true", help="only check each turn's state hash; report the first divergence")
-    replay.add_argument("--story", type=Path, help="the story file, if it moved since the session was recorded")
-    replay.add_argument("--print", action="store_true", help="print the replayed transcript instead of watching it in the app")
+    replay = sub.add_parser("replay", help="replay a session on its story (--verify checks every state)",
+                            description="Watch a session in the app, or replay it on its story (--print, --verify).")
+    replay.add_argument("session_dir", type=Path, metavar="SESSION_DIR", help="a session folder")
+    how = replay.add_mutually_exclusive_group()
+    how.add_argument("--verify", action="store_true", help="only check each turn's state hash; report the first divergence")
+    how.add_argument("--print", action="store_true", help="print the replayed transcript instead of watching it in the app")
+    replay.add_argument("--story", type=Path, metavar="FILE",
+                        help="with --verify or --print: the story file, if it moved since the session was recorded")
     replay.add_argument("--theme", help="colour theme of the watch app")
-    export = sub.add_parser("export", help="export a session as a transcript, a .rec command file or CSV")
-    export.add_argument("session_dir", type=Path)
-    export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True)
+    export = sub.add_parser("export", help="export a session as a transcript, a .rec command file or CSV",
+                            description="Export a session as a transcript, a .rec command file or CSV.")
+    export.add_argument("session_dir", type=Path, metavar="SESSION_DIR", help="a session folder")
+    export.add_argument("--format", choices=["transcript", "rec", "csv"], required=True, help="what to write")
     export.add_argument("-o", type=Path, metavar="FILE", help="write here (default: stdout)")
-    data = sub.add_parser("data", help="datasets of sessions: summarize many sessions per story")
-    data_sub = data.add_subparsers(dest="data_command", parser_class=_Parser, required=True)
-    summarize = data_sub.add_parser("summarize", help="per-story table and score-vs-step plot over sessions")
-    summarize.add_argument("dirs", type=Path, nargs="+", help="session folders, or folders of session folders")
+    data = sub.add_parser("data", help="datasets of sessions: summarize many sessions per story",
+                          description="Datasets of sessions.")
+    data_sub = data.add_subparsers(dest="data_command", parser_class=_Parser, required=True, metavar="COMMAND",
+                                   help="summarize")
+    summarize = data_sub.add_parser("summarize", help="per-story table and score-vs-step plot over sessions",
+                                    description="Per-story table and score-vs-step plot over sessions.")
+    summarize.add_argument("dirs", type=Path, nargs="+", metavar="DIR",
+                           help="session folders, or folders of session folders")
     summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
     summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
     return parser
+
+
+def _model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The model's endpoint options (``--model``, ``--base-url``)."""
+    parser.add_argument("--model", help="LLM model name (default: $ZORKTUI_MODEL or gpt-4o-mini)")
+    parser.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)")
 
 
 def _planner_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,14 +137,30 @@ def _planner_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be a positive whole number")
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value}")
+    return value
+
+
+def _turn(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a turn number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a turn number (0 or more), not {value}")
     return value
 
 
 def _positive_float(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not value > 0:
         raise argparse.ArgumentTypeError("must be a positive number of seconds")
     return value
@@ -136,12 +183,14 @@ def _cmd_data(args: argparse.Namespace) -> int:
         print(summary.table(summaries))
         for s in summaries:
             print(f"\n{s.title}: median score by step")
-            print(summary.ascii_plot(s.median_curve()))
+            print(summary.ascii_plot(s.median_curve(), width=shutil.get_terminal_size().columns))
     if args.png:
         try:
             summary.png_plot(summaries, args.png)
         except ImportError:
             fail("--png needs matplotlib: pip install 'zorktui[plot]'")
+        except (OSError, ValueError) as exc:  # a folder that is not there, a suffix matplotlib cannot write
+            fail(f"{args.png}: cannot write the plot ({getattr(exc, 'strerror', None) or exc})")
     return 0
 
 
@@ -180,21 +229,66 @@ def _build(options: Any, quiet: bool = False) -> Any:
     return built
 
 
+def _uses_model(args: argparse.Namespace) -> bool:
+    """Whether the options given reach a model (the agent, or triplet extraction)."""
+    return args.agent in ("llm", "mcts") or bool(getattr(args, "llm_extract", False))
+
+
+def _check_agent_flags(args: argparse.Namespace) -> None:
+    """One line and exit 2 for agent options that the agent chosen would ignore (run and play)."""
+    if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
+        fail("--sims and --time-per-move are for --agent mcts")
+    if not _uses_model(args) and (args.model or args.base_url):
+        fail(f"--model and --base-url are for --agent llm or mcts{' or --llm-extract' if args.command == 'run' else ''}"
+             + (f"; --agent {args.agent} uses no model" if args.agent else ""))
+
+
+def _agent_options(args: argparse.Namespace) -> bool:
+    """Whether any option for the agent (model, endpoint, planner budget) was given."""
+    return bool(args.model or args.base_url or args.sims is not None or args.time_per_move is not None)
+
+
+def _check_run(args: argparse.Namespace) -> None:
+    """One line and exit 2 for ``run`` options that contradict each other or would be ignored."""
+    if args.agent and args.commands:
+        fail("give --commands or --agent, not both")
+    if args.agent and args.steps is None:
+        fail("--agent needs --steps N (a positive number of commands)")
+    if args.steps is not None and not args.agent:
+        fail("--steps is for --agent (a script plays all its commands)")
+    _check_agent_flags(args)
+    if args.critic_llm and args.agent not in ("llm", "mcts"):
+        fail("--critic-llm is for --agent llm or mcts (the model judges the agent's proposals)")
+    if args.llm_extract and (not args.session or args.no_memory):
+        fail("--llm-extract needs --session (and the memory)")
+    if args.no_memory and not (args.session or args.agent):
+        fail("--no-memory is for --session or --agent (a script without a session folder keeps no memory)")
+    if args.valid_actions and args.jsonl is None and args.session is None:
+        fail("--valid-actions records into --jsonl or --session (the transcript does not show them)")
+    _check_resume_seed(args)
+
+
+def _check_resume_seed(args: argparse.Namespace) -> None:
+    """A session folder resumes with its recorded seed: another --seed is an error, not ignored."""
+    from zorktui.session.folder import SessionError, SessionFolder
+    from zorktui.session.resume import has_session
+
+    if args.seed is None or not has_session(args.session):
+        return
+    try:
+        recorded = SessionFolder(args.session).header().get("seed")
+    except SessionError as exc:
+        fail(str(exc))
+    if isinstance(recorded, int) and recorded != args.seed:
+        fail(f"{args.session} resumes with its recorded seed {recorded}: leave out --seed {args.seed} or give a new folder")
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.headless import output_for, play_script, read_commands
 
-    if args.seed is not None and args.seed < 1:
-        fail("--seed must be a positive whole number")
-    if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
-        fail("--sims and --time-per-move are for --agent mcts")
-    if args.agent and args.commands:
-        fail("give --commands or --agent, not both")
-    if args.agent and (args.steps is None or args.steps < 1):
-        fail("--agent needs --steps N (a positive number of commands)")
-    if args.llm_extract and (not args.session or args.no_memory):
-        fail("--llm-extract needs --session (and the memory)")
+    _check_run(args)
     if args.llm_extract and not args.agent:
         # Asked for by name, extraction without a model is an error, not a silent fallback.
         from zorktui.agent.llm import LlmConfig, LlmUnavailable, require_endpoint
@@ -213,22 +307,29 @@ def _cmd_run(args: argparse.Namespace) -> int:
     interactive = source is None and not args.agent and sys.stdin.isatty() and not to_stdout
     built = _build(_options(args, "autopilot" if args.agent else "script", args.agent))
     session = built.session
-    output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
+    output = None
     reason = ""
     try:
+        output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
         if args.agent:
-            reason = session.run_autopilot(args.steps)
+            if not output.broken:
+                reason = session.run_autopilot(args.steps)
         else:
             lines = source if source is not None else (_prompted_stdin() if interactive else sys.stdin)
-            play_script(session, read_commands(lines), actor="human" if interactive else "script")
+            # A reader that has gone (| head) reads no more turns: stop playing them.
+            commands = itertools.takewhile(lambda _: not output.broken, read_commands(lines))
+            play_script(session, commands, actor="human" if interactive else "script")
     except KeyboardInterrupt:
         return 130
     except ZorkTuiError as exc:
         fail(str(exc))
     finally:
-        output.close()
+        if output is not None:
+            output.close()
         session.close()
         session.game.close()
+    if output.broken:
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")  # main ends quietly
     last = session.current
     if args.agent:
         usage = built.llm.usage if built.llm is not None else None
@@ -249,7 +350,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from zorktui.session.folder import SessionFolder
     from zorktui.session.resume import open_recorded_game
 
-    if not args.verify and not args.print and sys.stdin.isatty() and sys.stdout.isatty():
+    watch = not args.verify and not args.print and sys.stdin.isatty() and sys.stdout.isatty()
+    if watch and args.story is not None:
+        fail("--story is for --verify and --print (watching shows the turns as recorded, without the story)")
+    if not watch and args.theme is not None:
+        fail("--theme is for watching in the app" + ("" if args.verify or args.print else ", and this is not a terminal"))
+    if watch:
         # In a terminal: watch it in the app (play, pause, step, jump to a turn).
         from zorktui.ui.replay_app import open_replay  # the composition root reaches the UI only here
 
@@ -314,18 +420,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     from zorktui.locations import sessions_dir
 
-    if args.seed is not None and args.seed < 1:
-        fail("--seed must be a positive whole number")
-    if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
-        fail("--sims and --time-per-move are for --agent mcts")
     baseline = None
     if args.baseline or args.participant:
         from zorktui.session.baseline import BaselineError, load_rules, participant_folder
 
         if not (args.baseline and args.participant):
             fail("--baseline and --participant ID go together")
-        if args.agent or args.mode not in (None, "human"):
-            fail("--baseline is played by the person alone: no --agent, no --mode")
+        if args.agent or args.mode not in (None, "human") or _agent_options(args):
+            fail("--baseline is played by the person alone: no --agent, --mode, --model, --base-url, --sims or --time-per-move")
         try:
             baseline = load_rules(args.participant)
         except BaselineError as exc:
@@ -336,15 +438,24 @@ def _cmd_play(args: argparse.Namespace) -> int:
             args.session = participant_folder(args.participant)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         # Piped or redirected: no screen to draw on, so play the lines given, as ``run`` does.
-        args.commands = args.jsonl = args.steps = None
-        args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
         if args.agent:
             fail(f"--agent {args.agent} needs a terminal; use zorktui run --agent {args.agent} --steps N")
+        app_only = [flag for flag, given in (("--mode " + str(args.mode), args.mode not in (None, "human")),
+                                             ("--theme", args.theme), ("--model", args.model),
+                                             ("--base-url", args.base_url), ("--sims", args.sims is not None),
+                                             ("--time-per-move", args.time_per_move is not None)) if given]
+        if app_only:
+            fail(f"{app_only[0]} is for the app, and this is not a terminal: play reads commands line by line "
+                 "(zorktui run --agent ... --steps N lets an agent play)")
+        args.commands = args.jsonl = args.steps = None
+        args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
         return _cmd_run(args)
-    # Without --agent: the model when one is configured, else the offline explorer.
-    agent = args.agent or ("llm" if os.environ.get("OPENAI_API_KEY") else "explore")
-    if baseline is not None:
-        agent = None
+    # Without --agent: the model when one is asked for or configured, else the offline explorer.
+    if baseline is None and args.agent is None:
+        args.agent = "llm" if args.model or args.base_url or os.environ.get("OPENAI_API_KEY") else "explore"
+    _check_agent_flags(args)
+    _check_resume_seed(args)
+    agent = args.agent
     if args.session is None:
         args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
     options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), agent)
@@ -361,20 +472,36 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session import inspect
 
-    if args.as_of is not None and args.as_of < 0:
-        fail("--as-of must be a turn number (0 or more)")
+    if args.command == "memory":
+        if args.cypher is not None and args.question:
+            fail("give a question or --cypher, not both")
+        if args.cypher is not None and args.as_of is not None:
+            fail("--as-of is for questions and the map; a --cypher query reads the graph as it is")
+        if args.cypher is None and not args.question:
+            fail('ask a question, e.g. zorktui memory DIR "where am i" (or "help")')
+    if args.as_of is not None:
+        _check_as_of(args.session_dir, args.as_of)
     try:
         if args.command == "map":
             return inspect.map_session(args.session_dir, args.as_of, args.json)
         if args.cypher is not None:
-            if args.question:
-                fail("give a question or --cypher, not both")
             return inspect.cypher_session(args.session_dir, args.cypher, args.json)
-        if not args.question:
-            fail('ask a question, e.g. zorktui memory DIR "where am i" (or "help")')
         return inspect.ask_session(args.session_dir, args.question, args.as_of, args.json)
     except ZorkTuiError as exc:
         fail(str(exc))
+
+
+def _check_as_of(folder: Path, as_of: int) -> None:
+    """One line and exit 2 when ``--as-of`` is past the session's last turn (rather than answering as of the last)."""
+    from zorktui.record.trajectory import last_turn
+    from zorktui.session.folder import SessionError, SessionFolder
+
+    try:
+        last = last_turn(SessionFolder(folder).records())
+    except SessionError as exc:
+        fail(str(exc))
+    if as_of > last:
+        fail(f"--as-of {as_of}: the session has {last} turn{'' if last == 1 else 's'} (ask as of 0 to {last})")
 
 
 def _prompted_stdin():  # noqa: ANN202 - a generator of lines
@@ -388,14 +515,50 @@ def _prompted_stdin():  # noqa: ANN202 - a generator of lines
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``zorktui`` command.
 
+    A reader that goes away early (``zorktui run ... | head -1``) ends the
+    command quietly with status 141, as a program killed by SIGPIPE would in
+    a shell: no traceback, and no "Exception ignored" at shutdown.
+
     Args:
         argv: Arguments (default: ``sys.argv[1:]``).
 
     Returns:
         The exit status.
     """
+    try:
+        try:
+            return _dispatch(list(sys.argv[1:] if argv is None else argv))
+        finally:
+            # Output still buffered would otherwise meet the closed pipe at interpreter shutdown.
+            sys.stdout.flush()
+            sys.stderr.flush()
+    except BrokenPipeError:
+        _silence_closed_streams()
+        return EXIT_PIPE
+
+
+def _silence_closed_streams() -> None:
+    """Point each standard stream whose reader has gone at devnull.
+
+    Python's documentation, "Note on SIGPIPE": the interpreter flushes the
+    standard streams once more at exit, and a closed pipe would raise there.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, stream.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):  # a stream with no file descriptor (a test's StringIO)
+                pass
+
+
+def _dispatch(argv: list[str]) -> int:
+    """Parse the arguments and run the subcommand."""
     parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(argv)
     command = args.command or "play"
     if command == "play":
         if args.command is None:

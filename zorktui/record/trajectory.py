@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from zorktui import __version__
 from zorktui.engine.story import StoryInfo
@@ -123,3 +123,20 @@ def read_trajectory(path: Path | str) -> Iterator[dict[str, Any]]:
             if i == last:
                 return  # a write cut short by a crash
             raise ValueError(f"{path}: line {i + 1} is not valid JSON") from None
+
+
+def last_turn(records: Iterable[dict[str, Any]]) -> int:
+    """The turn play stood at when the trajectory ends (an undo or restore at the end counts).
+
+    Args:
+        records: The trajectory's records, header first.
+
+    Returns:
+        The turn number (0 when no command was played).
+    """
+    turn = 0
+    for record in records:
+        # A turn record, or a jump (undo, restart, restore) naming the turn play continues from.
+        if record.get("type") in ("turn", "undo", "restart", "restore") and isinstance(record.get("turn"), int):
+            turn = record["turn"]
+    return turn

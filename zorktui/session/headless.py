@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 from zorktui.agent.safety import clean_text
 from zorktui.engine.errors import GameError
@@ -49,6 +49,8 @@ class Output:
         self.out = out
         self.echo = echo
         self.writer = TrajectoryWriter(jsonl, fresh=True) if jsonl else None
+        #: The reader of the output went away (``zorktui run ... | head``): nothing more is written.
+        self.broken = False
         game = session.game
         if self.writer is not None:
             recorder = session.recorder
@@ -56,39 +58,58 @@ class Output:
                 game.story, mode=session.mode, agent=session.agent_info or (
                     {"name": getattr(session.agent, "name", None)} if session.agent else None),
                 seed=game.seed)
-            self.writer.write(header)
-            self.writer.write(turn_record(game.current, actor="game", extra=session.valid_extra()))
+            self._guarded(self.writer.write, header)
+            self._guarded(self.writer.write, turn_record(game.current, actor="game", extra=session.valid_extra()))
         else:
-            print(clean_text(game.current.observation), file=out)
-            print(status_line(game.current, game.max_score), file=out)
+            self._guarded(self._print, clean_text(game.current.observation), status_line(game.current, game.max_score))
         self._unsubscribe = session.subscribe(self._show)
+
+    def _print(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def _guarded(self, write: Callable[..., None], *args: Any) -> None:
+        """Write unless the reader has gone; when it goes, stop the agent too (no one reads its moves)."""
+        if self.broken:
+            return
+        try:
+            write(*args)
+        except BrokenPipeError:
+            self.broken = True
+            # Events reach this class through the session, which keeps a subscriber's error to itself:
+            # a budget of no more commands is what ends run_autopilot after the step in hand.
+            self.session.stop.steps = 0
 
     def _show(self, event: ev.Event) -> None:
         if not isinstance(event, ev.TurnDone) or event.record is None:
             return
         if self.writer is not None:
-            self.writer.write(event.record)
+            self._guarded(self.writer.write, event.record)
             return
+        lines: list[str] = []
         proposal = event.record.get("proposal") or {}
         if event.actor == "agent":
             why = proposal.get("reflection") or ""
             critic = (proposal.get("critic") or {}).get("score")
             tag = f"  [{proposal.get('source', event.actor)}{f' {critic:+.2f}' if critic is not None else ''}]"
             for note in proposal.get("notes") or []:
-                print(f"\n# ({clean_text(note)})", file=self.out)
+                lines.append(f"\n# ({clean_text(note)})")
             if why:
-                print(f"\n# {clean_text(why)}", file=self.out)
-            print(f"> {event.turn.command}{tag}", file=self.out)
+                lines.append(f"\n# {clean_text(why)}")
+            lines.append(f"> {event.turn.command}{tag}")
         elif self.echo:
-            print(f"\n> {event.turn.command}", file=self.out)
-        print(clean_text(event.turn.observation), file=self.out)
-        print(status_line(event.turn, self.session.game.max_score), file=self.out)
+            lines.append(f"\n> {event.turn.command}")
+        lines += [clean_text(event.turn.observation), status_line(event.turn, self.session.game.max_score)]
+        self._guarded(self._print, *lines)
 
     def close(self) -> None:
         """Stop following the session and close the JSONL file."""
         self._unsubscribe()
         if self.writer is not None:
-            self.writer.close()
+            try:
+                self.writer.close()
+            except BrokenPipeError:  # the last lines could not reach a reader that has gone
+                self.broken = True
 
 
 def play_script(session: Session, commands: Iterable[str], actor: str = "script") -> Turn:
