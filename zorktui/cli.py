@@ -257,7 +257,7 @@ def _check_run(args: argparse.Namespace) -> None:
     if args.steps is not None and not args.agent:
         fail("--steps is for --agent (a script plays all its commands)")
     _check_agent_flags(args)
-    if args.critic_llm and args.agent not in ("llm", "mcts"):
+    if args.critic_llm and not (args.agent and _uses_model(args)):
         fail("--critic-llm is for --agent llm or mcts (the model judges the agent's proposals)")
     if args.llm_extract and (not args.session or args.no_memory):
         fail("--llm-extract needs --session (and the memory)")
