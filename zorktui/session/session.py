@@ -31,6 +31,7 @@ from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
+from zorktui.session.action_search import ActionSearch
 from zorktui.session.folder import SessionError
 
 MODES = ("human", "coplay", "autopilot")
@@ -141,6 +142,7 @@ class Session:
         self._rejected: list[tuple[Proposal, str]] = []
         self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
         self._lock = threading.RLock()
+        self._search = ActionSearch(game, self._lock)
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
         self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
@@ -399,6 +401,14 @@ class Session:
             self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
             return None
 
+    def valid_actions(self) -> tuple[str, ...]:
+        """The valid actions of the current state, searched without holding up play.
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
+        return self._search.current()
+
     def situation(self) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).
 
@@ -415,6 +425,7 @@ class Session:
             return Situation(
                 turn=turn,
                 log=self.log,
+                # Found beforehand off the lock where it matters (see _think); here only on a miss.
                 valid_actions=self.game.valid_actions() if not turn.done else (),
                 map=map_view(self.memory),
                 guards=report,
@@ -435,6 +446,12 @@ class Session:
         self._emit(ev.ThinkingStarted(turn_no))
         proposal: Proposal | None = None
         try:
+            try:
+                self._search.current()  # off the game lock: the person may play meanwhile
+            except RuntimeError:
+                return None  # closed while it searched
+            if self.current.turn != turn_no:
+                return None
             situation = self.situation()
             if situation.turn.turn != turn_no:
                 return None
@@ -684,6 +701,7 @@ class Session:
         close_agent = getattr(self.agent, "close", None)
         if close_agent is not None:
             close_agent()  # a planner's fork: waits for a search in flight to stop
+        self._search.close()
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:
