@@ -24,9 +24,10 @@ from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.proposal import Idea, Policy, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
-from zorktui.agent.situation import Situation, map_view
+from zorktui.agent.situation import MapView, Situation, map_view
 from zorktui.agent.subagents import SubAgents
 from zorktui.engine.directions import COMMON
+from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
@@ -409,8 +410,11 @@ class Session:
         """
         return self._search.current()
 
-    def situation(self) -> Situation:
+    def situation(self, view: MapView | None = None) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).
+
+        Args:
+            view: The memory's map as read for this turn (None: read it now, under the game lock).
 
         Raises:
             RuntimeError: The session is closed.
@@ -427,7 +431,7 @@ class Session:
                 log=self.log,
                 # Found beforehand off the lock where it matters (see _think); here only on a miss.
                 valid_actions=self.game.valid_actions() if not turn.done else (),
-                map=map_view(self.memory),
+                map=view if view is not None else map_view(self.memory),
                 guards=report,
                 objective=self.objective,
                 feedback=feedback,
@@ -450,9 +454,15 @@ class Session:
                 self._search.current()  # off the game lock: the person may play meanwhile
             except RuntimeError:
                 return None  # closed while it searched
+            try:
+                view = map_view(self.memory)  # the memory has a lock of its own; the game's stays free
+            except ZorkTuiError:
+                if self.closed:
+                    return None  # the memory closed with the session while it was read
+                raise
             if self.current.turn != turn_no:
                 return None
-            situation = self.situation()
+            situation = self.situation(view)
             if situation.turn.turn != turn_no:
                 return None
             spent_tokens, spent_cost = 0, 0.0
