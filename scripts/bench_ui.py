@@ -31,11 +31,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Text from the bundled game's opening, and from its answer to the commands typed below.
 OPENING = "Landing Stage"
+BUNDLED = ROOT / "zorktui" / "stories" / "lighthouse.z5"
+WALKTHROUGH = ROOT / "zorktui" / "stories" / "lighthouse.walkthrough"
 #: Commands that change nothing; each is made unique (the echo "you > examine gull 3" is looked for,
 #: since old text is redrawn whenever the transcript scrolls, and the command line shows what is typed).
 PROBES = ["examine gull", "examine boat", "inventory"]
@@ -45,7 +48,8 @@ ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|
 class Terminal:
     """``zorktui play`` in a pseudo-terminal of a fixed size."""
 
-    def __init__(self, home: Path, cols: int = 120, rows: int = 36, mode: str = "coplay") -> None:
+    def __init__(self, home: Path, cols: int = 120, rows: int = 36, mode: str = "coplay",
+                 story: str | None = None) -> None:
         master, slave = pty.openpty()
         import fcntl
         import struct
@@ -55,8 +59,9 @@ class Terminal:
         env = dict(os.environ, ZORKTUI_HOME=str(home), TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
         env.pop("OPENAI_API_KEY", None)
         self.started = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "zorktui", "play", "--session", str(home / "session"),
-                                      "--mode", mode],
+        argv = [sys.executable, "-m", "zorktui", "play", *([story] if story else []),
+                "--session", str(home / "session"), "--mode", mode]
+        self.proc = subprocess.Popen(argv,
                                      stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
                                      start_new_session=True)
         os.close(slave)
@@ -109,37 +114,72 @@ class Terminal:
             os.close(self.master)
 
 
-def cold_starts(n: int) -> list[float]:
+@dataclass
+class Story:
+    """What the benchmark plays: the story file (None: the bundled game), its opening room, and
+    commands that change the world (typed to start a valid-action search before a probe)."""
+
+    path: str | None
+    opening: str
+    moves: list[str]
+
+
+def load_story(path: str | None, commands: str | None) -> Story:
+    """The story's opening room name (read by the engine) and its world-changing commands."""
+    from zorktui.engine.game import Game
+
+    game = Game(path or BUNDLED)
+    try:
+        opening = game.opening.location.name if game.opening.location else OPENING
+    finally:
+        game.close()
+    lines = Path(commands or WALKTHROUGH).read_text().splitlines() if (commands or not path) else []
+    moves = [c.strip() for c in lines if c.strip() and not c.startswith("#")]
+    return Story(path, opening, moves)
+
+
+def cold_starts(n: int, story: Story) -> list[float]:
     """Seconds from launch to the first frame with the story's opening text."""
     out = []
     for _ in range(n):
         home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
-        term = Terminal(home)
+        term = Terminal(home, story=story.path)
         try:
-            out.append(term.wait_for(OPENING) - term.started)
+            out.append(term.wait_for(story.opening) - term.started)
         finally:
             term.close()
             shutil.rmtree(home, ignore_errors=True)
     return out
 
 
-def pty_latencies(n: int, mode: str) -> list[float]:
+def pty_latencies(n: int, mode: str, story: Story, searching: bool = False) -> list[float]:
     """Seconds from a typed command's Enter to its answer on screen, in one running app.
 
-    In co-play the offline explorer thinks after every turn (it holds the game
-    while it searches valid actions), so a command typed at once may wait for it.
+    Settled (``searching`` false): each probe is typed once the panels have
+    refreshed after the last turn. Searching: a world-changing command is
+    played first, and the probe is typed the moment that command's answer
+    shows, while the new state's valid actions are being searched (in
+    co-play the agent thinks then; in human mode the completer asks for them).
     """
     home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
-    term = Terminal(home, mode=mode)
+    term = Terminal(home, mode=mode, story=story.path)
     out = []
+    moves = iter(story.moves)
     try:
-        term.wait_for(OPENING)
+        term.wait_for(story.opening)
         time.sleep(1.0)  # let the first valid-action search and panel refresh finish
         for i in range(n):
+            if searching:
+                move = next(moves, None)
+                if move is None:
+                    break
+                term.type(move)
+                term.wait_for(f"you > {move}")
             command = f"{PROBES[i % len(PROBES)]} {i}"
             sent = term.type(command)
             out.append(term.wait_for(f"you > {command}") - sent)
-            time.sleep(0.4)  # the panels refresh after each turn; measure typing into a settled app
+            if not searching:
+                time.sleep(0.4)  # the panels refresh after each turn; measure typing into a settled app
     finally:
         term.close()
         shutil.rmtree(home, ignore_errors=True)
@@ -194,18 +234,28 @@ def describe(name: str, values: list[float]) -> None:
 def main() -> None:
     """Measure and print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    parser.add_argument("--commands", help="world-changing commands, one a line, typed before each probe while "
+                                           "searching (default: the bundled game's walkthrough)")
     parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
     parser.add_argument("--keys", type=int, default=15, help="commands to time")
+    parser.add_argument("--no-pilot", action="store_true", help="leave out the in-process Pilot measure")
     args = parser.parse_args()
-    starts = cold_starts(args.starts)
+    story = load_story(args.story, args.commands)
+    print(f"story: {args.story or BUNDLED.name} (opening room {story.opening!r})")
+    starts = cold_starts(args.starts, story)
     describe("cold start to story text (pty)", starts)
-    typed = pty_latencies(args.keys, "human")
+    typed = pty_latencies(args.keys, "human", story)
     describe("keypress to transcript (pty, human)", typed)
-    describe("keypress to transcript (pty, coplay)", pty_latencies(args.keys, "coplay"))
-    piloted = pilot_latencies(args.keys)
-    describe("keypress to transcript (Pilot)", piloted)
-    print(f"terminal overhead: pty median / Pilot median = "
-          f"{statistics.median(typed) / statistics.median(piloted):.2f}x")
+    describe("keypress to transcript (pty, coplay)", pty_latencies(args.keys, "coplay", story))
+    if story.moves:
+        describe("same, while a search runs (human)", pty_latencies(args.keys, "human", story, searching=True))
+        describe("same, while a search runs (coplay)", pty_latencies(args.keys, "coplay", story, searching=True))
+    if not args.no_pilot and not args.story:
+        piloted = pilot_latencies(args.keys)
+        describe("keypress to transcript (Pilot)", piloted)
+        print(f"terminal overhead: pty median / Pilot median = "
+              f"{statistics.median(typed) / statistics.median(piloted):.2f}x")
 
 
 if __name__ == "__main__":

@@ -40,6 +40,18 @@ def test_a_command_that_kills_the_interpreter_costs_a_worker_not_the_game() -> N
         game.close()
 
 
+def test_a_command_that_killed_a_forks_search_is_refused_by_the_game_itself() -> None:
+    game = Game(DIVIDE)
+    fork = game.fork()  # a session searches on a fork, so the game is free to play meanwhile
+    try:
+        assert fork.valid_actions() == ("take pebble",)
+        with pytest.raises(GameError, match="crashed this story's interpreter"):
+            game.step("split")
+    finally:
+        fork.close()
+        game.close()
+
+
 def test_workers_read_outcomes_as_this_process_does() -> None:
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()

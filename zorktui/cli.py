@@ -460,9 +460,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
         args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
     options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), agent)
     options.baseline = baseline
-    built = _build(options, quiet=True)
-    from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
+    # The story loads (mostly the interpreter, in C) on a thread while Textual is imported here:
+    # the first frame comes a fifth of a second sooner.
+    from concurrent.futures import ThreadPoolExecutor
 
+    import zorktui.session.factory  # noqa: F401 - imported here first, so the two threads import nothing in common
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-load") as loader:
+        building = loader.submit(_build, options, True)
+        from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
+
+        built = building.result()  # re-raises the SystemExit of a bad story or session folder
     create_app(built, theme=args.theme).run()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0

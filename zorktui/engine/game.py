@@ -66,6 +66,8 @@ class Game:
             self.vm = Interpreter(self.story.zcode_path, self.seed)
         self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
         self._valid_cache: dict[str, tuple[str, ...]] = {}
+        # Commands that killed a search's interpreter, shared with every fork: never played here.
+        self._deadly: set[str] = set()
         self._finder: Any = None
         raw = to_first_prompt(self.vm, self.vm.reset())
         self._start = self.vm.snapshot()
@@ -211,7 +213,8 @@ class Game:
                 valid-action search's interpreter (see :mod:`zorktui.engine.search_workers`).
         """
         command = self._checked(command)
-        if self._finder is not None and self._finder.deadly(" ".join(command.lower().split())):
+        said = " ".join(command.lower().split())
+        if said in self._deadly or (self._finder is not None and self._finder.deadly(said)):
             # Played here it would take the whole application down with the interpreter.
             raise GameError(f"Not played: {command!r} crashed this story's interpreter when the valid-action search tried it.")
         before = self.vm.snapshot() if undoable else None
@@ -249,6 +252,7 @@ class Game:
         other.seed = self.seed
         other._undo = deque(maxlen=1)
         other._valid_cache = self._valid_cache
+        other._deadly = self._deadly
         other._finder = None
         other._start = self._start
         other._prompt = self._prompt

@@ -200,8 +200,8 @@ class ActionFinder:
         self._reading = game.fingerprint.reading()
         # This game's story as the search workers know it (made on first use).
         self._setup: StorySetup | None = None
-        # Commands that killed a worker's interpreter: never played again, by anyone.
-        self._deadly: set[str] = set()
+        # Commands that killed a worker's interpreter: never played again, by anyone (the game and its forks share them).
+        self._deadly: set[str] = game._deadly
         self._lifted: tuple[Snapshot, Snapshot] | None = None
         self._productive: set[str] = set()
         self._refs: dict[int, frozenset[int]] = {}

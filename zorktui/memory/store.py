@@ -83,6 +83,8 @@ class GraphStore:
         # One connection serves the game loop and a UI asking questions; a
         # transaction must not interleave with another thread's statements.
         self._lock = threading.RLock()
+        # Set by close: a reader on another thread (an agent thinking) gets an error, not a freed database.
+        self.closed = False
         self.path = self.folder / DB_FILE
         #: Set when a damaged database was moved aside and a new one started.
         self.rebuilt_from: Path | None = None
@@ -104,6 +106,7 @@ class GraphStore:
 
         self.db = kuzu.Database(str(self.path))
         self.conn = kuzu.Connection(self.db)
+        self.closed = False
         self._prepared: dict[str, Any] = {}
         for statement in DDL:
             self.conn.execute(statement)
@@ -129,6 +132,8 @@ class GraphStore:
 
     # ----------------------------------------------------------------- reads
     def _run_locked(self, query: str, params: dict[str, Any] | None) -> Any:
+        if self.closed:
+            raise MemoryStoreError("the memory is closed")
         if not params:
             return self.conn.execute(query)
         # Planning a query costs as much as running it on a small graph, so the
@@ -163,6 +168,8 @@ class GraphStore:
             return self._read_only_locked(text, params)
 
     def _read_only_locked(self, text: str, params: dict[str, Any] | None) -> tuple[list[str], list[list[Any]]]:
+        if self.closed:
+            raise MemoryStoreError("the memory is closed")
         self.conn.execute("BEGIN TRANSACTION READ ONLY")
         try:
             result = self.conn.execute(text, params or {})
@@ -186,6 +193,8 @@ class GraphStore:
         if not statements:
             return
         with self._lock:
+            if self.closed:
+                raise MemoryStoreError("the memory is closed")
             self.conn.execute("BEGIN TRANSACTION")
             try:
                 for query, params in statements:
@@ -200,9 +209,11 @@ class GraphStore:
         self.write([meta_statement(values)])
 
     def close(self) -> None:
-        """Close the connection and the database (the file lock goes with it)."""
-        self.conn.close()
-        self.db.close()
+        """Close the connection and the database (the file lock goes with it), after any query in flight."""
+        with self._lock:
+            self.closed = True
+            self.conn.close()
+            self.db.close()
 
 
 def meta_statement(values: dict[str, int]) -> tuple[str, dict[str, Any]]:

@@ -24,13 +24,15 @@ from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.proposal import Idea, Policy, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
-from zorktui.agent.situation import Situation, map_view
+from zorktui.agent.situation import MapView, Situation, map_view
 from zorktui.agent.subagents import SubAgents
 from zorktui.engine.directions import COMMON
+from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
+from zorktui.session.action_search import ActionSearch
 from zorktui.session.folder import SessionError
 
 MODES = ("human", "coplay", "autopilot")
@@ -141,6 +143,7 @@ class Session:
         self._rejected: list[tuple[Proposal, str]] = []
         self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
         self._lock = threading.RLock()
+        self._search = ActionSearch(game, self._lock)
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
         self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
@@ -399,8 +402,19 @@ class Session:
             self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
             return None
 
-    def situation(self) -> Situation:
+    def valid_actions(self) -> tuple[str, ...]:
+        """The valid actions of the current state, searched without holding up play.
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
+        return self._search.current()
+
+    def situation(self, view: MapView | None = None) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).
+
+        Args:
+            view: The memory's map as read for this turn (None: read it now, under the game lock).
 
         Raises:
             RuntimeError: The session is closed.
@@ -415,8 +429,9 @@ class Session:
             return Situation(
                 turn=turn,
                 log=self.log,
+                # Found beforehand off the lock where it matters (see _think); here only on a miss.
                 valid_actions=self.game.valid_actions() if not turn.done else (),
-                map=map_view(self.memory),
+                map=view if view is not None else map_view(self.memory),
                 guards=report,
                 objective=self.objective,
                 feedback=feedback,
@@ -435,7 +450,19 @@ class Session:
         self._emit(ev.ThinkingStarted(turn_no))
         proposal: Proposal | None = None
         try:
-            situation = self.situation()
+            try:
+                self._search.current()  # off the game lock: the person may play meanwhile
+            except RuntimeError:
+                return None  # closed while it searched
+            try:
+                view = map_view(self.memory)  # the memory has a lock of its own; the game's stays free
+            except ZorkTuiError:
+                if self.closed:
+                    return None  # the memory closed with the session while it was read
+                raise
+            if self.current.turn != turn_no:
+                return None
+            situation = self.situation(view)
             if situation.turn.turn != turn_no:
                 return None
             spent_tokens, spent_cost = 0, 0.0
@@ -684,6 +711,7 @@ class Session:
         close_agent = getattr(self.agent, "close", None)
         if close_agent is not None:
             close_agent()  # a planner's fork: waits for a search in flight to stop
+        self._search.close()
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:

@@ -467,12 +467,14 @@ class ZorkApp(App[None]):
 
     @work(thread=True, exclusive=True, group="actions", exit_on_error=False)
     def fetch_actions(self) -> None:
-        """Valid actions of the current state, for completion (takes the game lock, ~0.3 s)."""
-        with self._reading:
-            if self.session.closed:
-                return
-            turn = self.session.current.turn
-            actions = tuple(self.session.situation().valid_actions)
+        """Valid actions of the current state, for completion (searched beside the game: play goes on)."""
+        if self.session.closed:
+            return
+        turn = self.session.current.turn
+        try:
+            actions = self.session.valid_actions()
+        except RuntimeError:
+            return  # the session closed while it searched
         if not get_current_worker().is_cancelled:
             self.post_message(ActionsReady(turn, actions))
 
