@@ -272,6 +272,8 @@ class ZorkApp(App[None]):
             agent.state.proposal = None
         agent.state.turn = turn.turn
         agent.state.ended = ending_word(turn) if turn.done else ""
+        if turn.done:
+            agent.state.notes = []  # they were about a game that goes on
         agent.state.usage = self._usage()
         agent.state.objective = self.session.objective
         agent.redraw()

@@ -74,7 +74,8 @@ def ending_line(turn: Any, max_score: int | None = None) -> str:
     score = ""
     if turn.score is not None:
         score = f" with {turn.score}" + (f" of {max_score}" if max_score else "") + " points"
-    return f"{how}{score}, in {turn.turn} turns. /undo, /restore NAME or /restart to play on."
+    took = f"{turn.moves} moves" if turn.moves is not None else f"{turn.turn} turns"
+    return f"{how}{score}, in {took}. /undo, /restore NAME or /restart to play on."
 
 
 def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", success: str = "green") -> Text:
