@@ -191,7 +191,7 @@ def test_coplay_accept_reject_supersede_and_edit_give_the_right_fates(tmp_path: 
             await pilot.pause()
             proposal = app.session.pending
             agent_text = app.query_one(AgentPanel).text
-            assert f"Proposal: {proposal.command}" in agent_text and "Critic: ok" in agent_text
+            assert f"Proposal: {proposal.command}" in agent_text and "Critic: in favour" in agent_text
             assert proposal.command in app.query_one(CommandLine).placeholder
             # Enter on an empty line accepts
             await pilot.press("enter")

@@ -52,7 +52,7 @@ class Verdict:
 
     def text(self) -> str:
         """One line for people."""
-        word = "ok" if self.accepted else "rejected"
+        word = "in favour" if self.accepted else "against"
         why = "; ".join(self.reasons) if self.reasons else "no objection"
         return f"{word} ({self.score:+.2f}): {why}"
 

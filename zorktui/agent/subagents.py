@@ -66,6 +66,13 @@ def _offline_narrative(recent: list[Consequence]) -> str:
     return ("Lately: " + "; ".join(bits) + ".") if bits else "Lately nothing has changed much."
 
 
+def _offline_hints(situation: Situation, tried: set[str]) -> list[str]:
+    """Up to three untried valid actions that handle things, then ways mentioned but not walked."""
+    hints = [a for a in (situation.valid_actions or ()) if normal(a) not in tried
+             and normal(a).split()[0] in ("take", "open", "examine", "read", "search", "push", "pull", "turn")][:3]
+    return hints + [f"go {d}" for d in situation.map.mentioned[: 3 - len(hints)]]
+
+
 class SubAgents:
     """Runs the sub-agents after each turn.
 
@@ -77,6 +84,8 @@ class SubAgents:
         self.client = client
         self.notes = SubAgentNotes()
         self._last_narrated = 0
+        # The model's hints for the hints' room (None: the offline ones, rebuilt each turn).
+        self._model_hints: list[str] | None = None
 
     def _ask(self, system: str, user: str) -> str | None:
         if self.client is None:
@@ -103,19 +112,24 @@ class SubAgents:
             self.notes.narrative = text or _offline_narrative(recent)
             self._last_narrated = t.turn
             new.append(f"Story so far: {self.notes.narrative}")
+        tried = set(log.tried_here(situation.room_id))
         if log.entered_new_room() and situation.room_id != self.notes.hints_room:
             self.notes.hints_room = situation.room_id
             text = self._ask(HINTS_SYSTEM, room_state_block(situation))
-            if text:
-                hints = [h.strip(" -*•") for h in re.split(r"[;\n]|(?<=\w)\s{2,}", text) if h.strip(" -*•")][:3]
+            self._model_hints = [h.strip(" -*•") for h in re.split(r"[;\n]|(?<=\w)\s{2,}", text)
+                                 if h.strip(" -*•")][:3] if text else None
+            fresh = True
+        else:
+            fresh = False
+        if situation.room_id == self.notes.hints_room:
+            # Rebuilt from the state every turn: a hint once taken (or no longer possible) goes.
+            before = self.notes.hints
+            if self._model_hints is not None:
+                self.notes.hints = [h for h in self._model_hints if normal(h) not in tried]
             else:
-                tried = set(log.tried_here(situation.room_id))
-                hints = [a for a in (situation.valid_actions or ()) if normal(a) not in tried
-                         and normal(a).split()[0] in ("take", "open", "examine", "read", "search", "push", "pull", "turn")][:3]
-                hints += [f"go {d}" for d in situation.map.mentioned[: 3 - len(hints)]]
-            self.notes.hints = hints
-            if hints:
-                new.append(f"Worth trying here: {'; '.join(hints)}")
+                self.notes.hints = _offline_hints(situation, tried)
+            if self.notes.hints and (fresh or self.notes.hints != before):
+                new.append(f"Worth trying here: {'; '.join(self.notes.hints)}")
         self.notes.conversation = self._conversation(log.consequences)
         if self.notes.conversation:
             new.append(self.notes.conversation)

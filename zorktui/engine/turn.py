@@ -14,17 +14,22 @@ class ObjectRef:
         id: Object number in the story's object table.
         name: The object's short name as the game prints it.
         parent: The object it is in or on (0 at top level), where it matters.
+        relation: How the parent holds it where the engine knows: "on" a supporter, "in" a
+            container, "held" by another person ("" where unknown or at top level).
     """
 
     id: int
     name: str
     parent: int = 0
+    relation: str = ""
 
     def to_record(self) -> dict[str, object]:
-        """JSON form: id and name (parent only when set)."""
+        """JSON form: id and name (parent and relation only when set)."""
         data: dict[str, object] = {"id": self.id, "name": self.name}
         if self.parent:
             data["parent"] = self.parent
+        if self.relation:
+            data["relation"] = self.relation
         return data
 
 
@@ -45,8 +50,9 @@ class Turn:
         visible: Objects in the location (not the player nor what it carries),
             with their parent so containers and supporters can be shown; a
             thing inside another that the parser cannot see (in a shut box)
-            is left out where the parser can be asked (see ``engine/sight.py``);
-            none at all in the dark.
+            is left out where the parser can be asked (see ``engine/sight.py``)
+            or the library's attributes tell (``engine/holders.py``, which also
+            sets each nested thing's ``relation``); none at all in the dark.
         done: The game has ended (death, victory or another ending).
         victory: The ending was a win.
         dead: The ending was a death or loss.
@@ -107,7 +113,8 @@ class Turn:
         ids = record.get("inventory_ids") or []
         inventory = tuple(ObjectRef(int(i), str(n)) for i, n in zip(ids, names))
         visible = tuple(
-            ObjectRef(int(v["id"]), str(v.get("name", "")), int(v.get("parent", 0))) for v in record.get("visible") or []
+            ObjectRef(int(v["id"]), str(v.get("name", "")), int(v.get("parent", 0)), str(v.get("relation", "")))
+            for v in record.get("visible") or []
         )
         actions = record.get("valid_actions")
         return cls(

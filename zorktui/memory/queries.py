@@ -119,10 +119,30 @@ class FactRow:
                 "detail": self.detail, "valid_from": self.valid_from, "valid_to": self.valid_to, "source": self.source}
 
     def text(self) -> str:
-        """The fact as a short sentence-like line."""
-        rel = f"{self.relation} {self.detail}".strip() if self.relation in (EXIT, BLOCKED, LEADS) else self.relation
+        """The fact as a short line for people ("you have brass lantern  [turn 3-7, engine]")."""
         until = "" if self.valid_to is None else f"-{self.valid_to - 1}"
-        return f"{self.subject.name} {rel} {self.object.name}  [turn {self.valid_from}{until}, {self.source}]"
+        return f"{fact_sentence(self.subject, self.relation, self.object, self.detail)}  [turn {self.valid_from}{until}, {self.source}]"
+
+
+def fact_sentence(subject: Place, relation: str, obj: Place, detail: str = "") -> str:
+    """A fact in words: "you are in Kitchen", "you have lamp", "Kitchen: west leads to Hall"."""
+    you = subject.id == PLAYER
+    s, o = subject.name, obj.name
+    if relation == AT:
+        return f"{s} {'are' if you else 'is'} in {o}"
+    if relation == HAS:
+        return f"{s} {'have' if you else 'has'} {o}"
+    if relation == IN:
+        return f"{s}: in {o}"
+    if relation == EXIT:
+        return f"{s}: {detail or '?'} leads to {o}"
+    if relation == LEADS:
+        return f"{s}: a way {detail or o} (not taken yet)"
+    if relation == BLOCKED:
+        return f"{s}: {detail or o} is blocked"
+    if relation == IS:
+        return f"{s} is {o}"
+    return f"{s} {relation} {detail + ' ' if detail else ''}{o}"
 
 
 @dataclass

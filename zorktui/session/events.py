@@ -38,6 +38,21 @@ class TurnDone(Event):
 
 
 @dataclass(frozen=True)
+class NotPlayed(Event):
+    """The session answered a command itself instead of playing it (the game's own QUIT, SAVE...).
+
+    Attributes:
+        command: The command as typed.
+        actor: Who typed it.
+        message: One line for people: what to use instead.
+    """
+
+    command: str
+    actor: str
+    message: str
+
+
+@dataclass(frozen=True)
 class ThinkingStarted(Event):
     """The agent started thinking about a turn."""
 

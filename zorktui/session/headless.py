@@ -12,11 +12,15 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import GameError
+from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
+from zorktui.session.appcommands import AppCommand, CommandError, parse
 from zorktui.session.session import Session
+
+#: App commands that make sense without the app's screen.
+LINE_COMMANDS = ("undo", "save", "restore", "saves", "restart", "help", "quit")
 
 
 def read_commands(lines: Iterable[str]) -> Iterator[str]:
@@ -81,7 +85,23 @@ class Output:
             self.session.stop.steps = 0
 
     def _show(self, event: ev.Event) -> None:
-        if not isinstance(event, ev.TurnDone) or event.record is None:
+        if isinstance(event, ev.NotPlayed):
+            if self.writer is not None:
+                print(f"zorktui: {event.command}: {event.message}", file=sys.stderr)
+                return
+            if self.echo:
+                print(f"\n> {event.command}", file=self.out)
+            print(event.message, file=self.out)
+            return
+        if not isinstance(event, ev.TurnDone):
+            return
+        if event.jump is not None:
+            if self.writer is None:
+                where = event.turn.location.name if event.turn.location else "?"
+                print(f"[{event.jump}: back to turn {event.turn.turn} ({clean_text(where)})]", file=self.out)
+                print(status_line(event.turn, self.session.game.max_score), file=self.out)
+            return
+        if event.record is None:
             return
         if self.writer is not None:
             self._guarded(self.writer.write, event.record)
@@ -112,21 +132,92 @@ class Output:
                 self.broken = True
 
 
-def play_script(session: Session, commands: Iterable[str], actor: str = "script") -> Turn:
-    """Play commands until they run out or the game ends; a refused command is reported and skipped.
+def play_script(session: Session, commands: Iterable[str], actor: str = "script", out: IO[str] | None = None,
+                echo: bool | None = None) -> Turn:
+    """Play commands until they run out, the game ends or ``/quit``; a refused command is reported and skipped.
+
+    Lines starting with ``/`` are app commands, as in the app (``/undo``,
+    ``/save NAME``, ``/restore NAME``, ``/saves``, ``/restart``, ``/help``,
+    ``/quit``; ``//look`` sends ``/look`` to the game); they never reach the
+    game. After the game has ended only app commands are read: ``/undo`` or
+    ``/restore`` plays on, anything else ends the script.
+
+    Args:
+        session: The session to play in.
+        commands: The lines, one command each.
+        actor: Who the game commands are recorded as.
+        out: Where app commands' answers go (default: stdout).
+        echo: Print each app command before its answer (default: unless a person types them).
 
     Returns:
         The last turn.
     """
-    turn = session.current
-    for command in commands:
-        if turn.done:
+    out = out or sys.stdout
+    echo = actor != "human" if echo is None else echo
+    for line in commands:
+        try:
+            command = parse(line)
+        except CommandError as exc:
+            print(f"zorktui: {exc}", file=sys.stderr)
+            continue
+        if command is not None and echo:
+            print(f"\n> {line}", file=out)
+        if command is None:
+            if session.current.done:
+                break
+            try:
+                session.play(line[1:] if line.startswith("//") else line, actor=actor)
+            except ZorkTuiError as exc:
+                print(f"zorktui: {exc}", file=sys.stderr)
+            continue
+        if command.name == "quit":
             break
         try:
-            turn = session.play(command, actor=actor)
-        except GameError as exc:
+            answer = line_command(session, command)
+        except CommandError as exc:
             print(f"zorktui: {exc}", file=sys.stderr)
-    return turn
+            continue
+        except (ZorkTuiError, OSError) as exc:
+            print(f"zorktui: /{command.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                  file=sys.stderr)
+            continue
+        if answer:
+            print(answer, file=out)
+    return session.current
+
+
+def line_command(session: Session, command: AppCommand) -> str:
+    """Run an app command in line mode; returns a line to show ("" when the transcript shows what happened).
+
+    Raises:
+        CommandError: A command the line mode has no use for, or a missing argument.
+        ZorkTuiError: The session refused it (no undo left, no such checkpoint).
+    """
+    name, arg = command.name, command.arg
+    if name not in LINE_COMMANDS:
+        raise CommandError(f"/{name} needs the app's screen (line mode has {', '.join('/' + c for c in LINE_COMMANDS)})")
+    if name == "undo":
+        session.undo(command.int_arg(1))
+    elif name == "restart":
+        session.restart()
+    elif name in ("save", "restore") and not arg:
+        raise CommandError(f"/{name} needs a name, e.g. /{name} before-the-cellar")
+    elif name == "save":
+        return f"Saved checkpoint '{arg}' ({session.save(arg).name})."
+    elif name == "restore":
+        session.restore(arg)
+    elif name == "saves":
+        saves = session.checkpoints()
+        if not saves:
+            return "No checkpoints yet (/save NAME makes one)."
+        return "Checkpoints: " + ", ".join(
+            f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
+    elif name == "help":
+        from zorktui.session.appcommands import help_lines
+
+        return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()
+                         if usage.split()[0][1:] in LINE_COMMANDS)
+    return ""
 
 
 def run_agent(session: Session, steps: int) -> str:

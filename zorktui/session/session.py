@@ -34,6 +34,7 @@ from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
 from zorktui.session.folder import SessionError
+from zorktui.session.meta import instead, meta_verb
 
 MODES = ("human", "coplay", "autopilot")
 #: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
@@ -148,6 +149,12 @@ class Session:
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
         self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
         self._notes_turn = -1
+        #: Counts jumps (undo, restart, restore): a thought begun before one is for a line of play that is gone.
+        self._epoch = 0
+        # The thought asked for last: (turn, epoch, future), so one request per turn is enough.
+        self._asked: tuple[int, int, Future[Proposal | None]] | None = None
+        #: How this front quits, for the line that answers the game's own QUIT.
+        self.quit_how = "type /quit"
         self._auto: threading.Thread | None = None
         self._auto_stop = threading.Event()
         self._auto_run = threading.Event()
@@ -182,14 +189,26 @@ class Session:
         """Play a command typed by the person (or a script); a pending proposal is superseded.
 
         In autopilot, a person's command takes over: autopilot stops and the mode becomes co-play.
+        The game's own QUIT, RESTART, SAVE, RESTORE and SCRIPT are answered, not played
+        (see :mod:`zorktui.session.meta`): the current turn is returned unchanged.
 
         Raises:
             GameError: The engine refused the command (empty, too long, story stopped).
         """
+        if self._answered(command, actor):
+            return self.current
         if actor == "human" and self.autopilot_running:
             self.stop_autopilot("the person took over")
             self.set_mode("coplay")
         return self._play(command, actor, fate="superseded")
+
+    def _answered(self, command: str, actor: str) -> bool:
+        """Answer an out-of-world command with one line (a NotPlayed event); False for a command to play."""
+        action = meta_verb(command, self.game.zm.dictionary)
+        if action is None:
+            return False
+        self._emit(ev.NotPlayed(" ".join(command.split()), actor, instead(action, self.quit_how)))
+        return True
 
     def submit(self, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
         """Run a playing method (``"play"``, ``"accept"``, ``"edit"``, ``"undo"``, ...) off the caller's thread.
@@ -219,7 +238,9 @@ class Session:
             return self._play(proposal.command, "agent", fate="accepted")
 
     def edit(self, command: str) -> Turn:
-        """Play the person's edited version of the pending proposal."""
+        """Play the person's edited version of the pending proposal (an out-of-world verb is answered)."""
+        if self._answered(command, "human"):
+            return self.current
         return self._play(command, "human", fate="edited")
 
     def reject(self, reason: str = "") -> None:
@@ -305,6 +326,7 @@ class Session:
             elif self.memory is not None:
                 self.memory.apply({"type": "undo", "turn": turn.turn, "levels": n})
         self._emit(ev.TurnDone(turn, "game", jump="undo"))
+        self._propose_again()
         return turn
 
     def restart(self) -> Turn:
@@ -317,6 +339,7 @@ class Session:
             elif self.memory is not None:
                 self.memory.apply({"type": "restart", "turn": turn.turn})
         self._emit(ev.TurnDone(turn, "game", jump="restart"))
+        self._propose_again()
         return turn
 
     def save(self, name: str, folder: Path | None = None) -> Path:
@@ -343,6 +366,7 @@ class Session:
             elif self.memory is not None:
                 self.memory.apply({"type": "restore", "record": turn_record(turn, actor="game")})
         self._emit(ev.TurnDone(turn, "game", jump="restore"))
+        self._propose_again()
         return turn
 
     def checkpoints(self, folder: Path | None = None) -> list[dict[str, Any]]:
@@ -370,6 +394,17 @@ class Session:
         self.log.reset(turn)
         self.pending = None
         self._rejected = []
+        self._epoch += 1
+        self._notes_turn = -1  # the notes are rebuilt for the state jumped to
+
+    def _propose_again(self) -> None:
+        """In co-play, ask the agent about the current turn (after a jump, or the autopilot handing back)."""
+        if self.mode == "coplay" and self.agent is not None and not self.closed and not self.current.done \
+                and not self.autopilot_running and self.pending is None:
+            try:
+                self.request_proposal()
+            except RuntimeError:  # the thinking thread was shut down: the session is closing
+                pass
 
     # --------------------------------------------------------------- mode
     def set_mode(self, mode: str) -> None:
@@ -387,17 +422,26 @@ class Session:
 
     # ----------------------------------------------------------- thinking
     def request_proposal(self) -> Future[Proposal | None]:
-        """Think about the current turn on the thinking thread; ProposalReady follows."""
-        turn_no = self.current.turn
-        return self._thinker.submit(self._think_safely, turn_no)
+        """Think about the current turn on the thinking thread; ProposalReady follows.
+
+        A request for a turn already being thought about is the same request.
+        """
+        with self._lock:
+            turn_no, epoch = self.current.turn, self._epoch
+            asked = self._asked
+            if asked is not None and asked[:2] == (turn_no, epoch) and not asked[2].done():
+                return asked[2]
+            future = self._thinker.submit(self._think_safely, turn_no, epoch)
+            self._asked = (turn_no, epoch, future)
+            return future
 
     def propose(self) -> Proposal | None:
         """Think about the current turn on this thread (scripts, tests and the autopilot)."""
         return self._think_safely(self.current.turn)
 
-    def _think_safely(self, turn_no: int) -> Proposal | None:
+    def _think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None:
         try:
-            return self._think(turn_no)
+            return self._think(turn_no, self._epoch if epoch is None else epoch)
         except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
             self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
             return None
@@ -443,8 +487,12 @@ class Session:
                 state=self.game.state() if getattr(self.agent, "needs_state", False) else None,
             )
 
-    def _think(self, turn_no: int) -> Proposal | None:
-        if self.agent is None or self.closed or self.current.turn != turn_no or self.current.done:
+    def _gone(self, turn_no: int, epoch: int) -> bool:
+        """The turn a thought is for is no longer the current one (played on, or jumped)."""
+        return self.closed or self.current.turn != turn_no or self._epoch != epoch
+
+    def _think(self, turn_no: int, epoch: int) -> Proposal | None:
+        if self.agent is None or self._gone(turn_no, epoch) or self.current.done:
             return None
         start = time.perf_counter()
         self._emit(ev.ThinkingStarted(turn_no))
@@ -469,14 +517,12 @@ class Session:
             if self.subagents is not None and self._notes_turn != turn_no:
                 self._notes_turn = turn_no
                 before = (self.subagents.notes.tokens, self.subagents.notes.cost)
-                new = self.subagents.after_turn(situation)
+                self.subagents.after_turn(situation)
                 spent_tokens += self.subagents.notes.tokens - before[0]
                 spent_cost += self.subagents.notes.cost - before[1]
                 situation.notes = self.subagents.notes.lines(situation.room_id)
-                if new:
-                    self._emit(ev.Notes(tuple(new), kind="subagent"))
-            if situation.guards.warnings:
-                self._emit(ev.Notes(tuple(situation.guards.warnings), kind="guard"))
+            # The whole set of notes for this state, every time (an empty set clears the panel's).
+            self._emit(ev.Notes(tuple(dict.fromkeys([*situation.notes, *situation.guards.warnings]))))
             judged = (self.llm_judge.tokens, self.llm_judge.cost) if self.llm_judge else (0, 0.0)
             proposal = self._decide(situation, turn_no)
             if proposal is None:
@@ -488,8 +534,8 @@ class Session:
             proposal.cost += spent_cost
             proposal.think_ms = (time.perf_counter() - start) * 1000
             with self._lock:
-                if self.closed or self.current.turn != turn_no:
-                    return None  # the person moved on (or left) while the agent thought
+                if self._gone(turn_no, epoch):
+                    return None  # the person moved on, went back, or left while the agent thought
                 self._spend["think_ms"] += proposal.think_ms
                 self._spend["tokens"] += proposal.tokens
                 self._spend["cost"] += proposal.cost
@@ -647,10 +693,13 @@ class Session:
             reason = f"error: {type(exc).__name__}: {exc}"[:200]
             self._emit(ev.ErrorEvent(reason))
         reason = reason or self._stop_reason or "stopped"
+        self._auto_stop.set()  # from here on the autopilot no longer counts as running
         if self.mode == "autopilot":
             self.mode = "coplay"
             self._emit(ev.ModeChanged("coplay"))
         self._emit(ev.AutopilotState("stopped", reason))
+        # Handing back: the person gets a proposal for where play stands (unless the game is over).
+        self._propose_again()
 
     def _auto_step_once(self) -> str:
         """One autopilot command; returns the stop rule that fired, or ""."""

@@ -30,7 +30,7 @@ from zorktui.ui import commands as appcmd
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed, SessionEvent
 from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
-from zorktui.ui.widgets.agentpanel import AgentPanel
+from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
 from zorktui.ui.widgets.room import RoomPanel, room_info
@@ -110,6 +110,8 @@ class ZorkApp(App[None]):
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
             else DEFAULT_AUTOPILOT_DELAY
+        # The line that answers the game's own QUIT names this front's way.
+        self.session.quit_how = "press ctrl+q (your session is kept)"
         self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
         self._editing: Any = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -263,12 +265,15 @@ class ZorkApp(App[None]):
             transcript.echo(turn.command or "", event.actor)
             transcript.game_text(turn.observation)
         if turn.done:
-            how = "You have won." if turn.victory else ("You have died." if turn.dead else "The story has ended.")
-            transcript.note(f"{how} /undo, /restore NAME or /restart to play on.", style="bold")
+            transcript.note(ending_line(turn, self.session.game.max_score), style="bold")
         self._editing = None
         agent = self.query_one(AgentPanel)
         if agent.state.proposal is not None and agent.state.proposal.turn != turn.turn:
             agent.state.proposal = None
+        agent.state.turn = turn.turn
+        agent.state.ended = ending_word(turn) if turn.done else ""
+        if turn.done:
+            agent.state.notes = []  # they were about a game that goes on
         agent.state.usage = self._usage()
         agent.state.objective = self.session.objective
         agent.redraw()
@@ -305,12 +310,15 @@ class ZorkApp(App[None]):
         verdict = event.verdict
         if verdict.accepted:
             return
-        line = f"'{verdict.command}' {verdict.text()}"
         agent = self.query_one(AgentPanel)
-        agent.state.refusals.append(line)
+        if agent.state.refuse(event.turn, verdict) and self.session.autopilot_running:
+            self.query_one(Transcript).note(f"The critic refused {refusal_line(verdict)}")
         agent.redraw()
-        if self.session.autopilot_running:
-            self.query_one(Transcript).note(f"critic refused {line}")
+
+    def _on_NotPlayed(self, event: ev.NotPlayed) -> None:  # noqa: N802
+        transcript = self.query_one(Transcript)
+        transcript.echo(event.command, event.actor)
+        transcript.note(event.message, style="bold")
 
     def _on_Notes(self, event: ev.Notes) -> None:  # noqa: N802
         agent = self.query_one(AgentPanel)
@@ -326,6 +334,7 @@ class ZorkApp(App[None]):
         if event.state == "stopped":
             transcript.note(f"Autopilot stopped: {event.reason or 'stopped'}. You have the controls.", style="bold italic")
             self.notify(f"Autopilot stopped: {event.reason or 'stopped'}", timeout=4)
+            self._show_hint()  # a proposal made just before the hand-back is the person's now
         elif event.state == "running":
             transcript.note("Autopilot on: the agent plays (ctrl+a or typing takes over).", style="bold italic")
         elif event.state == "paused":
@@ -369,7 +378,7 @@ class ZorkApp(App[None]):
         if p is not None and p.turn == self.session.current.turn and not self.session.autopilot_running:
             verdict = ""
             if p.verdict is not None:
-                verdict = f"  [critic {'ok' if p.verdict.accepted else 'against'} {p.verdict.score:+.2f}]"
+                verdict = f"  [critic {'in favour' if p.verdict.accepted else 'against'}, {p.verdict.score:+.2f}]"
             line.set_hint(f"⏎ play '{p.command}' · ^R reject · ^E edit{verdict}")
         else:
             line.set_hint(None)
@@ -601,7 +610,18 @@ class ZorkApp(App[None]):
         """Play the agent's pending proposal."""
         p = self.session.pending
         if p is None or p.turn != self.session.current.turn:
-            self.notify("No proposal to accept yet." if self.session.agent else "No agent in this session.", timeout=3)
+            s = self.session
+            if s.agent is None:
+                why = "No agent in this session."
+            elif s.current.done:
+                why = "The story has ended: /undo, /restore NAME or /restart to play on."
+            elif self.query_one(AgentPanel).state.thinking:
+                why = "The agent is still thinking; Enter again once its proposal shows."
+            elif s.mode == "human":
+                why = "No proposals in human mode (/mode coplay turns them on)."
+            else:
+                why = "No proposal to accept yet."
+            self.notify(why, timeout=3)
             return
         self.submit_job(lambda: None if self.session.accept() else "The proposal went stale; the agent thinks again.",
                         label="accept")

@@ -1,81 +1,9 @@
-"""App commands typed on the command line (``/undo 2``): they never reach the game."""
+"""App commands typed on the command line (``/undo 2``); parsed in :mod:`zorktui.session.appcommands`.
 
-from __future__ import annotations
+The parsing lives below the UI so that line mode (``zorktui play`` with a
+pipe, ``zorktui run``) honours the same commands.
+"""
 
-from dataclasses import dataclass
+from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError, help_lines, parse
 
-#: Every app command with its one-line help, in the order the help screen lists them.
-APP_COMMANDS: dict[str, tuple[str, str]] = {
-    "undo": ("[N]", "take back the last N turns (default 1)"),
-    "save": ("NAME", "save a named checkpoint in the session's saves/"),
-    "restore": ("NAME", "go back to a named checkpoint"),
-    "saves": ("", "list the named checkpoints"),
-    "restart": ("", "start the story again"),
-    "mode": ("human|coplay|autopilot", "who plays: you, you with proposals, or the agent"),
-    "auto": ("[N]", "hand control to the agent (for at most N commands)"),
-    "pause": ("", "pause or resume the autopilot"),
-    "step": ("", "let a paused autopilot (or the pending proposal) play one command"),
-    "speed": ("SECONDS", "wait between autopilot commands"),
-    "reject": ("[REASON]", "refuse the agent's proposal and say why"),
-    "memory": ("", "open the memory inspector"),
-    "map": ("", "zoom the map (again to unzoom)"),
-    "theme": ("NAME", "switch the colour theme"),
-    "help": ("", "keys and app commands"),
-    "quit": ("", "save and quit"),
-}
-
-
-class CommandError(ValueError):
-    """An app command that cannot be run as typed (one line, for people)."""
-
-
-@dataclass(frozen=True)
-class AppCommand:
-    """A parsed app command.
-
-    Attributes:
-        name: The command without its slash ("undo").
-        arg: Everything after the name, stripped ("" when none).
-    """
-
-    name: str
-    arg: str = ""
-
-    def int_arg(self, default: int, minimum: int = 1) -> int:
-        """The argument as a whole number (``default`` when empty).
-
-        Raises:
-            CommandError: Not a whole number, or below ``minimum``.
-        """
-        if not self.arg:
-            return default
-        try:
-            value = int(self.arg)
-        except ValueError:
-            raise CommandError(f"/{self.name} takes a number, not {self.arg!r}") from None
-        if value < minimum:
-            raise CommandError(f"/{self.name} takes a number of at least {minimum}")
-        return value
-
-
-def parse(text: str) -> AppCommand | None:
-    """Read an app command; None when the text is a game command.
-
-    A doubled slash (``//look``) escapes to the game.
-
-    Raises:
-        CommandError: An unknown app command.
-    """
-    text = text.strip()
-    if not text.startswith("/") or text.startswith("//"):
-        return None
-    name, _, arg = text[1:].partition(" ")
-    name = name.lower()
-    if name not in APP_COMMANDS:
-        raise CommandError(f"unknown app command /{name} (try /help)")
-    return AppCommand(name, arg.strip())
-
-
-def help_lines() -> list[tuple[str, str]]:
-    """(usage, description) for every app command."""
-    return [(f"/{name} {args}".rstrip(), text) for name, (args, text) in APP_COMMANDS.items()]
+__all__ = ["APP_COMMANDS", "AppCommand", "CommandError", "help_lines", "parse"]

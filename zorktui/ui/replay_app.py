@@ -20,15 +20,20 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from zorktui.agent.safety import clean_text
+from zorktui.engine.turn import ObjectRef
 from zorktui.record.frames import Frame, frame_at_turn, frames_of
 from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME
 from zorktui.ui.widgets.mapview import MapView
+from zorktui.ui.widgets.room import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
 #: Seconds between frames the speed keys step through.
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)
 
+
+#: Lines whose items are sentences, joined with semicolons rather than commas.
+SENTENCES = frozenset({"Notes", "Refused first"})
 
 class MapReady(Message):
     """The memory's map as of a turn, drawn off the UI thread."""
@@ -37,6 +42,16 @@ class MapReady(Message):
         super().__init__()
         self.index = index
         self.text = text
+
+
+def critic_words(critic: dict[str, Any]) -> str:
+    """A trajectory's critic record in words: "in favour (+0.45): a valid action here; an unexplored exit"."""
+    word = {"accept": "in favour", "reject": "against"}.get(str(critic.get("verdict")), str(critic.get("verdict") or ""))
+    score = critic.get("score")
+    reasons = critic.get("reasons")
+    why = "; ".join(str(r) for r in reasons if r) if isinstance(reasons, list) else str(reasons or "")
+    head = f"{word} ({score:+.2f})" if isinstance(score, (int, float)) else word
+    return f"{head}: {why}" if why else head
 
 
 def describe(frame: Frame) -> Text:
@@ -48,7 +63,7 @@ def describe(frame: Frame) -> Text:
         if value in (None, "", [], {}):
             return
         out.append(f"{label}: ", style="bold")
-        out.append(clean_text(value if isinstance(value, str) else ", ".join(map(str, value))
+        out.append(clean_text(value if isinstance(value, str) else ("; " if label in SENTENCES else ", ").join(map(str, value))
                               if isinstance(value, list) else str(value)))
         out.append("\n")
 
@@ -60,7 +75,8 @@ def describe(frame: Frame) -> Text:
     line("Location", location.get("name") if isinstance(location, dict) else location)
     line("Score", s.get("score"))
     line("Carrying", s.get("inventory"))
-    line("Here", [v.get("name", "?") for v in s.get("visible") or [] if isinstance(v, dict)])
+    line("Here", objects_here([ObjectRef(int(v.get("id", 0)), str(v.get("name", "?")), int(v.get("parent", 0)),
+                                         str(v.get("relation", ""))) for v in s.get("visible") or [] if isinstance(v, dict)]))
     proposal = r.get("proposal")
     if isinstance(proposal, dict):
         out.append("\nAgent's proposal\n", style="bold underline")
@@ -70,7 +86,11 @@ def describe(frame: Frame) -> Text:
         line("Reason", proposal.get("reason"))
         critic = proposal.get("critic")
         if isinstance(critic, dict):
-            line("Critic", f"{critic.get('verdict', '')} {critic.get('score', '')} {critic.get('reasons', '')}".strip())
+            line("Critic", critic_words(critic))
+        refused = proposal.get("refused")
+        if isinstance(refused, list):
+            line("Refused first", [f"'{x.get('command', '?')}' by the {x.get('by', '?')}"
+                                   + (f" ({x['reason']})" if x.get("reason") else "") for x in refused if isinstance(x, dict)])
         line("Reflection", proposal.get("reflection"))
         line("Objective", proposal.get("objective"))
         line("Notes", proposal.get("notes"))

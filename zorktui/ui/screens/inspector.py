@@ -38,6 +38,9 @@ from zorktui.ui.widgets.mapview import MapView
 KINDS = ("room", "object", "player", "state")
 
 
+#: How the entity list labels each kind of entity (short words, never cut).
+KIND_LABELS = {"object": "thing", "room": "room", "direction": "way", "state": "state", "player": "you"}
+
 class TurnSlider(Widget, can_focus=True):
     """A turn picker: ←/→ one turn, PgUp/PgDn ten, Home/End the ends, or click on the bar."""
 
@@ -257,7 +260,7 @@ class InspectorScreen(Screen[None]):
         highlighted = options.highlighted_option.id if options.highlighted_option is not None else self.selected
         options.clear_options()
         shown = [(eid, kind, name) for eid, kind, name in getattr(self, "entities", []) if needle in name.lower()]
-        options.add_options([Option(Text.assemble((f"{kind[:4]:<5}", "dim"), clean_text(name)), id=eid)
+        options.add_options([Option(Text.assemble((f"{KIND_LABELS.get(kind, kind):<6}", "dim"), clean_text(name)), id=eid)
                              for eid, kind, name in shown])
         ids = [eid for eid, _, _ in shown]
         if highlighted in ids:

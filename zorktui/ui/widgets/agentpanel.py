@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,20 +21,61 @@ class AgentState:
         thinking: The agent is thinking about a turn.
         proposal: The pending proposal (zorktui.agent.proposal.Proposal) or None.
         objective: The session's standing objective.
-        refusals: Recent critic refusals, newest last.
+        refusals: The critic's refusals for the current turn, one per command, newest last.
         notes: Sub-agent notes and guard warnings.
         usage: LLM running totals (calls, tokens, cost) or None.
         think_ms: Time the last thought took.
+        turn: The turn shown (refusals of other turns are dropped).
+        ended: How the story ended ("won", "died", "ended"; "" while it goes on).
     """
 
     agent: str = ""
     thinking: bool = False
     proposal: Any = None
     objective: str = ""
-    refusals: deque[str] = field(default_factory=lambda: deque(maxlen=5))
+    refusals: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     usage: Any = None
     think_ms: float = 0.0
+    turn: int = 0
+    ended: str = ""
+    _refusals_turn: int = -1
+
+    def refuse(self, turn: int, verdict: Any) -> bool:
+        """Note a refusal of the critic's; False when that command was refused already this turn."""
+        if turn != self._refusals_turn:
+            self.refusals, self._refusals_turn = {}, turn
+        new = verdict.command not in self.refusals
+        self.refusals.pop(verdict.command, None)
+        self.refusals[verdict.command] = refusal_line(verdict)
+        while len(self.refusals) > MAX_REFUSALS:
+            self.refusals.pop(next(iter(self.refusals)))
+        return new
+
+
+#: Refusals the panel lists at most.
+MAX_REFUSALS = 5
+
+
+def refusal_line(verdict: Any) -> str:
+    """A refusal for people: "'north' (-0.40): no known way that direction"."""
+    why = "; ".join(r for r in verdict.reasons if r) or "scored too low"
+    return f"'{verdict.command}' ({verdict.score:+.2f}): {why}"
+
+
+def ending_word(turn: Any) -> str:
+    """How a finished story ended: "won", "died" or "ended"."""
+    return "won" if turn.victory else ("died" if turn.dead else "ended")
+
+
+def ending_line(turn: Any, max_score: int | None = None) -> str:
+    """The transcript's line when the story ends, with the score where there is one."""
+    how = {"won": "You have won", "died": "You have died", "ended": "The story has ended"}[ending_word(turn)]
+    score = ""
+    if turn.score is not None:
+        score = f" with {turn.score}" + (f" of {max_score}" if max_score else "") + " points"
+    took = f"{turn.moves} moves" if turn.moves is not None else f"{turn.turn} turns"
+    return f"{how}{score}, in {took}. /undo, /restore NAME or /restart to play on."
 
 
 def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", success: str = "green") -> Text:
@@ -47,7 +87,10 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
         return out
     p = state.proposal
     out.append("Proposal: ", style="bold")
-    if state.thinking and p is None:
+    if state.ended and p is None:
+        how = {"won": "you have won", "died": "you have died"}.get(state.ended, "the story has ended")
+        out.append(f"none: {how} (the agent waits for /undo, /restore or /restart)", style="dim")
+    elif state.thinking and p is None:
         out.append("thinking…", style="italic")
     elif p is None:
         out.append("none", style="dim")
@@ -68,10 +111,10 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
     out.append("\n")
     out.append("Objective: ", style="bold")
     out.append(clean_text(objective) or "none yet", style="" if objective else "dim")
-    if state.refusals:
+    if state.refusals and state._refusals_turn == state.turn:
         out.append("\n")
-        out.append("Refused by the critic:", style="bold")
-        for line in state.refusals:
+        out.append("Refused by the critic this turn:", style="bold")
+        for line in state.refusals.values():
             out.append("\n  ")
             out.append(clean_text(line), style=error)
     notes = list(state.notes) + (list(p.notes) if p is not None else [])

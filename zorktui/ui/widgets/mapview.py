@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
-from textual.containers import ScrollableContainer
+from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
@@ -49,8 +49,21 @@ def style_map(text: str, accent: str, warning: str, muted: str) -> tuple[Text, t
     return out, here
 
 
-class MapView(ScrollableContainer):
-    """Scrollable map, kept centred on the player's room."""
+def split_notes(text: str) -> tuple[str, list[str]]:
+    """The drawing, and the links listed under it ("A --down--> B (up back)"), apart."""
+    drawing, notes = [], []
+    for line in text.split("\n"):
+        (notes if _LISTED.search(line) else drawing).append(line)
+    return "\n".join(drawing).rstrip("\n"), notes
+
+
+class MapView(Vertical):
+    """The map: its drawing scrolls (kept centred on the player's room), its notes wrap beneath it.
+
+    The notes are not part of the scrolled drawing: centring a wide map had
+    cut them on the left. Scrollbars are hidden (the drawing is centred for
+    you; the arrow keys and the mouse still scroll it when focused).
+    """
 
     ALLOW_MAXIMIZE = True
     DEFAULT_CSS = """
@@ -58,23 +71,28 @@ class MapView(ScrollableContainer):
         border: round $secondary;
         border-title-color: $secondary;
         border-title-style: bold;
-        scrollbar-size: 1 1;
     }
     MapView:focus-within { border: round $primary; }
-    MapView > Static { width: auto; height: auto; }
+    MapView > #map-scroll { height: 1fr; scrollbar-size: 0 0; }
+    MapView > #map-scroll > Static { width: auto; height: auto; }
+    MapView > #map-notes { height: auto; max-height: 40%; width: 1fr; padding: 0 1; color: $text-muted; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
+        #: What is drawn, notes included, as plain text.
         self.map_text = ""
-        self.can_focus = True
+        self.can_focus = False
 
     def compose(self):  # noqa: ANN201 - Textual hook
-        yield Static("(the map appears as you explore)", id="map-body")
+        with ScrollableContainer(id="map-scroll"):
+            yield Static("(the map appears as you explore)", id="map-body")
+        yield Static("", id="map-notes")
 
     def on_mount(self) -> None:
         self.border_title = "Map"
         self.tooltip = LEGEND
+        self.query_one("#map-notes").display = False
 
     def show(self, text: str | None, as_of: int | None = None) -> None:
         """Draw a map (None: no memory in this session).
@@ -84,9 +102,13 @@ class MapView(ScrollableContainer):
         """
         body = (text or "(no memory in this session: no map)").replace(LEGEND, "").rstrip("\n")
         self.map_text = body
-        styled, here = style_map(self.map_text, colour(self.app, "accent", "yellow"),
+        drawing, notes = split_notes(body)
+        styled, here = style_map(drawing, colour(self.app, "accent", "yellow"),
                                  colour(self.app, "warning", "magenta"), "dim")
         self.query_one("#map-body", Static).update(styled)
+        shown = self.query_one("#map-notes", Static)
+        shown.update(Text("\n".join(clean_text(n) for n in notes)))
+        shown.display = bool(notes)
         legend = "╔╗ here ▶ one-way ? unexplored"
         self.border_subtitle = f"as of turn {as_of} · {legend}" if as_of is not None else legend
         if here is not None:
@@ -94,5 +116,6 @@ class MapView(ScrollableContainer):
 
     def _centre(self, here: tuple[int, int]) -> None:
         x, y = here
-        self.scroll_to(max(0, x + 9 - self.scrollable_content_region.width // 2),
-                       max(0, y + 1 - self.scrollable_content_region.height // 2), animate=False)
+        scroll = self.query_one("#map-scroll", ScrollableContainer)
+        region = scroll.scrollable_content_region
+        scroll.scroll_to(max(0, x + 9 - region.width // 2), max(0, y + 1 - region.height // 2), animate=False)

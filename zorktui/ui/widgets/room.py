@@ -22,7 +22,7 @@ class RoomInfo:
         exits: Known exits as (direction, where it leads, one-way).
         unexplored: Directions the game mentioned that nobody tried.
         blocked: Directions tried that went nowhere.
-        objects: Things here (nested ones as "x (in y)").
+        objects: Things here (nested ones as "x (in y)" or "x (on y)").
         inventory: Things carried.
         tried: Commands already typed here, oldest first.
     """
@@ -37,13 +37,27 @@ class RoomInfo:
     tried: list[str] = field(default_factory=list)
 
 
+def objects_here(visible: Any) -> list[str]:
+    """What the player can see lying about: "matches (on mantelpiece)", "leaflet (in mailbox)".
+
+    Things in someone else's hands are left out (the engine keeps them for the
+    parser's sake, but nobody has shown them), and so is anything whose holder
+    is not listed.
+    """
+    names = {o.id: o.name for o in visible if o.relation != "held"}
+    out = []
+    for o in visible:
+        if o.relation == "held" or (o.parent and o.parent not in names and o.relation):
+            continue
+        out.append(f"{o.name} ({o.relation or 'in'} {names[o.parent]})" if o.parent in names else o.name)
+    return out
+
+
 def room_info(session: Any) -> RoomInfo:
     """Gather the Room panel's facts from the session and its memory (call off the UI thread)."""
     turn = session.current
     info = RoomInfo(room=turn.location.name if turn.location else "", dark=turn.dark)
-    names = {o.id: o.name for o in turn.visible}
-    info.objects = [o.name if not o.parent or o.parent not in names else f"{o.name} (in {names[o.parent]})"
-                    for o in turn.visible]
+    info.objects = objects_here(turn.visible)
     info.inventory = [o.name for o in turn.inventory]
     info.tried = session.log.tried_here()
     memory = session.memory
