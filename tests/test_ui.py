@@ -307,6 +307,10 @@ def test_autopilot_shows_critic_refusals_as_they_happen(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: proposal_ready(app))
             app.session.start_autopilot()
+            # Paused, so that no next turn clears this turn's refusals before they are read.
+            app.session.pause()
+            await until(pilot, lambda: app.session.autopilot_paused)
+            await settle(pilot, app)
             from zorktui.agent.critic import Verdict
 
             refused = Verdict("jump off the cliff", -0.9, False, ["the look-ahead saw a death"], fatal=True)
