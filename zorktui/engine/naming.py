@@ -114,8 +114,7 @@ class Namer:
                 for w in self.vocabulary(o):
                     others[w] = others.get(w, 0) + 1
         name_words = self._tokens(obj)
-        resolution = self.zm.dictionary.resolution
-        cuts = [w[:resolution] for w in name_words]
+        cuts = [self.zm.dictionary.cut(w) for w in name_words]
         # Of names the parser gave as phrases ("red potato", "uncut potato"),
         # those made of the words found in most of them name the thing itself;
         # the rest say its state, which may change before the name is used.
