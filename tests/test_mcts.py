@@ -41,7 +41,7 @@ def test_the_planner_finds_points_one_step_away_and_explains_its_search() -> Non
         play_all(s, ["take flask", "north", "west"])  # in the kitchen with what the keeper wants
         proposal = s.propose()
         assert proposal is not None and proposal.source == "mcts"
-        assert proposal.command.startswith("give ")  # the game's own words for it: "give tregarth tea"
+        assert proposal.command.startswith("give ")  # the game's own words for it: "give tea to nessa tregarth"
         assert "Searched 80 lines" in proposal.reflection and "visits" in proposal.reflection
         assert f"Expects: {proposal.command}" in proposal.reflection
         turn = s.accept()
@@ -176,7 +176,7 @@ def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatc
             asks = [r for r in llm.requests if "advise a planner" in r["messages"][0]["content"]]
             assert len(asks) == 1
             prompt = asks[0]["messages"][-1]["content"]
-            assert "Recent play:" in prompt and "> west" in prompt and "give tregarth tea" in prompt
+            assert "Recent play:" in prompt and "> west" in prompt and "give tea to nessa tregarth" in prompt
             assert p.tokens > 0 and any("the model weighed: up" in n for n in p.notes)
             root = s.agent.nodes[s.current.state_hash]
             up = next(e for e in root.edges if e.action == "up")

@@ -20,7 +20,7 @@ def test_a_key_and_a_question_are_passed_and_shown() -> None:
         assert opening.location.name == "Porch" and (opening.score, opening.moves) == (0, 0)
         took = game.step("take coin")
         assert (took.score, took.moves, took.reward) == (5, 1, 5) and took.inventory[0].name == "brass coin"
-        assert set(game.valid_actions()) == {"drop coin", "south"}
+        assert set(game.valid_actions()) == {"drop brass coin", "south"}
         game.restart()
         assert game.current.observation == opening.observation and game.current.state_hash == opening.state_hash
     finally:

@@ -27,11 +27,11 @@ def test_a_command_that_kills_the_interpreter_costs_a_worker_not_the_game() -> N
     replaced = workers.replaced
     game = Game(DIVIDE)
     try:
-        assert game.valid_actions() == ("take pebble",)
+        assert game.valid_actions() == ("take grey pebble",)
         assert workers.replaced == replaced + 1
         game.step("take pebble")
         # "split" killed a worker once; it is not played again, in a search or by hand.
-        assert game.valid_actions() == ("drop pebble",)
+        assert game.valid_actions() == ("drop grey pebble",)
         assert workers.replaced == replaced + 1
         with pytest.raises(GameError, match="crashed this story's interpreter"):
             game.step("split")
@@ -109,5 +109,5 @@ def test_a_worker_that_fails_of_its_own_leaves_the_game_searching_here(searched_
     game.step("take pebble")
     finder._setup = gone
     finder.forget()
-    assert game.valid_actions() == ("drop pebble",)  # searched here once the workers failed
+    assert game.valid_actions() == ("drop grey pebble",)  # searched here once the workers failed
     assert finder.workers is False

@@ -20,7 +20,7 @@ def test_a_setting_that_takes_no_time_is_no_valid_action() -> None:
         game.undo()
         found = game.valid_actions()
         assert "chime" not in found
-        assert "push bell" in found
+        assert "push bronze bell" in found
         assert "vanish" in found
     finally:
         game.close()

@@ -38,7 +38,7 @@ def test_two_object_actions_found() -> None:
     for command in ["take wick", "north", "up", "open housing"]:
         game.step(command)
     actions = game.valid_actions()
-    assert any(a.startswith(("put wick in", "insert wick in")) for a in actions), actions
+    assert "put cotton wick in lamp housing" in actions, actions
     assert "down" in actions
 
 
@@ -113,7 +113,7 @@ def test_remembering_finds_what_a_full_search_finds() -> None:
 
             assert outcomes(found) == outcomes(expected), command
         assert remembering.stats.skipped > 0  # it did remember
-        assert any(a.startswith("take mantle") for a in found)
+        assert "take spare mantle from sea chest" in found
     finally:
         remembering.close()
         full.close()
@@ -159,7 +159,7 @@ def test_a_door_meets_its_key_with_six_things_carried() -> None:
         for command in line:
             game.step(command)
         assert len(game.current.inventory) == 6
-        assert "unlock door with key" in game.valid_actions()  # its grammar: "open X with Y" is the same action
+        assert "unlock iron door with iron key" in game.valid_actions()  # its grammar: "open X with Y" is the same action
     finally:
         game.close()
 

@@ -14,5 +14,5 @@ def _verb(text: str, number: int) -> DictWord:
 def test_a_synonym_of_a_meta_verb_is_meta() -> None:
     # Zork I: "super" shares a verb number with "superbrief", stored cut to "superb".
     words = [_verb("take", 1), _verb("get", 1), _verb("superb", 2), _verb("super", 2), _verb("wait", 3)]
-    zm = SimpleNamespace(dictionary=SimpleNamespace(words=words))
+    zm = SimpleNamespace(dictionary=SimpleNamespace(words=words, resolution=6))
     assert verb_groups(zm) == ["take", "wait"]

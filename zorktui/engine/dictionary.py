@@ -25,6 +25,10 @@ _ZIL_ADJECTIVE = 0x20
 _ZIL_DIRECTION = 0x10
 _ZIL_PREPOSITION = 0x08
 _ZIL_BUZZ = 0x04
+#: The low two flag bits name the part of speech the first value byte is for; 2 is the adjective.
+_ZIL_FIRST_ADJECTIVE = 2
+#: Characters of the default third Z-alphabet (versions 2 on): each takes two Z-characters.
+_A2 = "0123456789.,!?_#'\"/\\-:()"
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class DictWord:
         adjective: It qualifies a noun (ZIL only).
         direction: It names a direction (ZIL only).
         plural: It is a plural noun (Inform only).
+        adjective_number: The number a ZIL story's v3 objects list this
+            adjective by in their ADJECTIVE property (one byte each), or -1.
     """
 
     text: str
@@ -54,6 +60,7 @@ class DictWord:
     adjective: bool
     direction: bool
     plural: bool
+    adjective_number: int = -1
 
 
 class Dictionary:
@@ -110,11 +117,13 @@ class Dictionary:
         verb = bool(flags & _ZIL_VERB)
         # The low two bits say which part of speech the first value byte belongs to.
         verb_number = (b1 if (flags & 3) == 1 else b2) if verb else -1
+        adjective = bool(flags & _ZIL_ADJECTIVE)
+        adjective_number = (b1 if (flags & 3) == _ZIL_FIRST_ADJECTIVE else b2) if adjective else -1
         return DictWord(
             text=text, addr=addr, verb=verb, verb_number=verb_number, meta=False,
             noun=bool(flags & _ZIL_OBJECT), preposition=bool(flags & _ZIL_PREPOSITION),
-            adjective=bool(flags & _ZIL_ADJECTIVE), direction=bool(flags & _ZIL_DIRECTION),
-            plural=False,
+            adjective=adjective, direction=bool(flags & _ZIL_DIRECTION),
+            plural=False, adjective_number=adjective_number,
         )
 
     def at(self, addr: int) -> DictWord | None:
@@ -123,9 +132,28 @@ class Dictionary:
             return self._by_addr.get(addr)
         return None
 
+    def cut(self, text: str) -> str:
+        """``text`` as the dictionary keeps it: lower case, as many letters as its Z-characters hold.
+
+        A letter takes one Z-character, a digit or punctuation mark two (a
+        shift and the character), anything else four: "frosted-glass" is
+        kept as "frosted-" in a version 5 story, not "frosted-g".
+        """
+        out = []
+        used = 0
+        for ch in text.lower():
+            cost = 1 if "a" <= ch <= "z" else 2 if ch in _A2 else 4
+            if used + cost > self.resolution:
+                break
+            out.append(ch)
+            used += cost
+        return "".join(out)
+
     def lookup(self, text: str) -> DictWord | None:
         """Find a word as the parser would: lower case, truncated to the resolution."""
-        return self._by_text.get(text.lower()[: self.resolution])
+        lowered = text.lower()
+        found = self._by_text.get(lowered[: self.resolution])
+        return found if found is not None or lowered.isalpha() else self._by_text.get(self.cut(lowered))
 
     def __contains__(self, text: str) -> bool:
         return self.lookup(text) is not None

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from zorktui.engine.interpreter import Interpreter
 from zorktui.engine.text import split_reply
+from zorktui.engine.whole_words import whole_verb
 from zorktui.engine.zmachine import ZMachine
 
 #: Out-of-world commands: never candidates (their effects are on the session, not the world).
@@ -34,6 +35,21 @@ PREFERRED = (
     "throw", "search", "examine", "listen", "smell", "touch", "wait", "jump", "sleep", "pray",
     "sing", "swim", "go", "cook", "slice", "chop", "dice", "prepare", "kill", "break", "rub",
 )
+#: Command shapes people (and TextWorld) write, plainest first, for commands with the same effect
+#: and for the one grammar line kept per action. "_" stands for an object. Game-agnostic English.
+SHAPES = (
+    "take _ from _", "take _", "drop _", "put _ on _", "insert _ into _", "put _ in _", "put _ into _",
+    "open _", "close _", "unlock _ with _", "lock _ with _", "turn on _", "turn off _", "switch on _",
+    "switch off _", "light _", "wear _", "take off _", "eat _", "drink _", "give _ to _", "show _ to _",
+    "ask _ about _", "ask _ for _", "tell _ about _", "enter _", "get off _", "climb _", "read _",
+    "cook _ with _", "slice _ with _", "chop _ with _", "dice _ with _", "cut _ with _", "push _", "pull _",
+    "move _", "turn _", "tie _ to _", "fill _", "empty _", "search _", "examine _",
+)
+_SHAPE_RANK = {shape: i for i, shape in enumerate(SHAPES)}
+_SLOT = re.compile(r"\{\d\}")
+#: Words in a command that make it about the interface, not the world: TextWorld's "enable
+#: print state option" and "restrict commands", "inventory tall", "mode" switches.
+SETTING_WORDS = frozenset("option options mode commands tall wide".split())
 _ASKS = re.compile(r"\b(what|whom|who|which)\b[^\n?]*\bdo you want\b[^\n?]*\?\s*$", re.I)
 _ASK_TAIL = re.compile(r"\b(\w+)\s*\?\s*$")
 
@@ -62,6 +78,17 @@ class Templates:
         return len(self.intransitive) + len(self.single) + len(self.double)
 
 
+def shape_rank(template: str) -> int:
+    """Where a template's shape stands in :data:`SHAPES` (past the end when not listed)."""
+    return _SHAPE_RANK.get(_SLOT.sub("_", template), len(SHAPES))
+
+
+def about_settings(template: str) -> bool:
+    """Whether a template's own words (not its objects) make it an interface command."""
+    words = _SLOT.sub(" ", template).split()
+    return any(w in SETTING_WORDS for w in words) or bool(words) and is_meta(words[0])
+
+
 def is_meta(word: str) -> bool:
     """Whether a (possibly truncated) dictionary word is an out-of-world verb."""
     # Dictionary words are truncated ("transcrip"): compare as prefixes.
@@ -77,6 +104,7 @@ def verb_groups(zm: ZMachine) -> list[str]:
     groups: dict[int, list[str]] = {}
     meta_groups: set[int] = set()
     words = zm.dictionary.words
+    resolution = zm.dictionary.resolution
     flagged = any(w.verb for w in words)
     for w in words:
         if flagged:
@@ -99,7 +127,12 @@ def verb_groups(zm: ZMachine) -> list[str]:
         if key in meta_groups:
             continue
         preferred = [p for p in PREFERRED if p in words]
-        out.append(preferred[0] if preferred else max(words, key=lambda t: (len(t) >= 3, -abs(len(t) - 5), t)))
+        if preferred:
+            out.append(preferred[0])
+            continue
+        # A synonym the dictionary keeps whole (or one a common verb spells out) over a cut one.
+        spelled = [whole_verb(t, resolution) for t in words]
+        out.append(max(spelled, key=lambda t: (len(t) >= 3, len(t) != resolution, -abs(len(t) - 5), t)))
     return sorted(set(out))
 
 
@@ -148,6 +181,8 @@ def learn_templates(vm: Interpreter, zm: ZMachine, held_object: str | None) -> T
         else:
             templates.single.append(f"{verb} {{0}}")
         for particle in particles:
+            if about_settings(f"{verb} {particle}"):
+                continue
             if probe(f"{verb} {particle}") == particle:
                 templates.single.append(f"{verb} {particle} {{0}}")
     vm.restore(start)
@@ -204,6 +239,8 @@ def templates_from_grammar(zm: ZMachine) -> Templates | None:
         return None
     templates = Templates(double_learned=True)
     for line in lines:
+        if about_settings(line.words):
+            continue
         slots = len(line.held)
         bucket = templates.intransitive if slots == 0 else templates.single if slots == 1 else templates.double
         if line.words not in bucket:

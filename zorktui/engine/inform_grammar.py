@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from zorktui.engine.dictionary import Dictionary
-from zorktui.engine.grammar import PREFERRED, is_meta
+from zorktui.engine.grammar import PREFERRED, is_meta, shape_rank
 from zorktui.engine.header import word
 from zorktui.engine.zmachine import ZMachine
 
@@ -113,7 +113,10 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
             if line is None:
                 continue
             key = (action, len(line.held))
-            cost = (sum(line.held), _noun_searches_before(shape, [s for _a, s in lines[:index]]), len(line.words.split()))
+            # The widest line first, then the shape people write ("put {0} on {1}" over "drop {0}
+            # on {1}", "turn on {0}" over "switch {0}"), then what the parser spends on it.
+            cost = (sum(line.held), shape_rank(line.words), _noun_searches_before(shape, [s for _a, s in lines[:index]]),
+                    len(line.words.split()))
             best = seen.get(key)
             # Verbs come plainest first, so of equal costs the plainer stays.
             if best is None or cost < best[0]:
@@ -245,12 +248,18 @@ def _gv1_prepositions(memory: bytearray, dictionary: Dictionary) -> dict[int, st
 
 
 def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
-    """The line as a command template, or None if it takes text, a number or more than two objects."""
+    """The line as a command template, or None if it takes text, a number or more than two objects.
+
+    Of a place's alternative words ('in'/'inside'/'into') the one that
+    makes the plainest shape is written ("insert {0} into {1}").
+    """
     out = [verb]
     held: list[bool] = []
+    choices: list[tuple[int, list[str]]] = []
     for kind, value in shape:
         if kind == "words":
-            out.append(value[0])  # type: ignore[index]  # 'in'/'into': the first will do
+            choices.append((len(out), value))  # type: ignore[arg-type]
+            out.append(value[0])  # type: ignore[index]
             continue
         token, data = value  # type: ignore[misc]
         if token == _ROUTINE or (token == _ELEMENTARY and data in (_SPECIAL, _NUMBER, _TOPIC)):
@@ -259,6 +268,11 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
         out.append("{%d}" % (len(held) - 1))
     if len(held) > 2:
         return None
+    for index, alternatives in choices:
+        def rank(word_: str, index: int = index) -> int:
+            return shape_rank(" ".join([*out[:index], word_, *out[index + 1 :]]))
+
+        out[index] = min(alternatives, key=rank)
     return GrammarLine(action, " ".join(out), tuple(held))
 
 

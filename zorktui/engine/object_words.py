@@ -7,6 +7,8 @@ variable read after, says which object the word reached.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from zorktui.engine.calibrate import examine_me
@@ -14,6 +16,8 @@ from zorktui.engine.fingerprint import globals_of
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.zmachine import ZMachine
 
+#: A word that may name a thing: letters, with hyphens or apostrophes inside or where the dictionary cut it.
+_NAME_WORD = re.compile(r"[a-z][a-z'-]*")
 #: English determiners a parser accepts before any noun; they name no object.
 _DETERMINERS = frozenset("all another any both but each either every except other others some that the these this those".split())
 #: Words that stand for another noun: they name whatever the last command named, not a thing.
@@ -70,7 +74,9 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
     for w in zm.dictionary.words:
-        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 2 or not w.text.isalpha():
+        # Hyphenated names count ("frosted-glass door", kept as "frosted-"): a door named
+        # only so had had no word, so no actions, beside another door.
+        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 2 or not _NAME_WORD.fullmatch(w.text):
             continue
         if w.text in _DETERMINERS or w.text in _PRONOUNS:
             continue

@@ -74,13 +74,14 @@ from zorktui.engine.fingerprint import globals_table, object_state
 from zorktui.engine.grammar import (
     PREFERRED,
     Templates,
+    shape_rank,
     learn_double_templates,
     learn_templates,
     templates_from_grammar,
 )
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.local_globals import local_globals, local_globals_property
-from zorktui.engine.naming import object_word
+from zorktui.engine.naming import Namer
 from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.object_words import noun_globals, probe_object_words
 from zorktui.engine.pairs import order_pairs
@@ -156,19 +157,28 @@ class _Surroundings:
     contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
 
 
-def _plainness(command: str) -> tuple[int, int, int, int]:
+def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
     """Sort key choosing the plainest of commands with the same effect.
 
     A direction comes first, compass points before up, down, in and out
     ("west" over "in" and "enter" where all three lead through a window: a
     player moves by directions, and maps are drawn from them); then fewer
-    words, then the plainer verb ("take flask" over "eat flask").
+    things named ("wave mantle" over "insert mantle into key" where both
+    only pick it up; what a thing is taken from does not count: it says
+    where the thing is); then the command shape people write (see
+    :data:`zorktui.engine.grammar.SHAPES`: "put orange on chair" over "drop
+    orange on chair", "take knife from table" over "take knife", "turn on
+    lamp" over "switch lamp"); then fewer words (an object counts as one,
+    however long its name), then the plainer verb ("take flask" over "eat
+    flask").
     """
     words = command.split()
     direction = direction_of(command)
     way = ORDER.index(direction) if direction else len(ORDER)
+    shape = template.split()
+    things = sum(w.startswith("{") for w in shape) - (shape[-2:] == ["from", "{1}"])
     rank = PREFERRED.index(words[0]) if words[0] in PREFERRED else len(PREFERRED)
-    return (way, len(words), rank, len(command))
+    return (way, things, shape_rank(template), len(shape), rank, len(command))
 
 
 class ActionFinder:
@@ -232,11 +242,15 @@ class ActionFinder:
         self._inferring_cache: tuple[int, set[str]] | None = None
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
+        self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
 
     # --------------------------------------------------------------- naming
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
-        """A word (or two) that names ``obj`` unambiguously among ``scope`` where possible."""
-        return object_word(self.game.zm, obj, scope, self._vocabulary)
+        """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.naming`)."""
+        return self.namer.name(obj, scope)
+
+    def _private(self, obj: int) -> bool:
+        return not self.game.zm.object_vocabulary(obj)
 
     def _vocabulary(self, obj: int) -> list[str]:
         return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
@@ -602,6 +616,8 @@ class ActionFinder:
         here = self._surroundings(held, scope, vm.ram())
         self._probe_names(scope, here.chains)
         vm.restore(start)
+        self.namer.reset()  # what the parser was asked may have changed what things answer to
+        self.namer.learn(game.current.observation)
         scope = self._in_sight(held, scope)
         held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
         if self.templates is None:
@@ -720,13 +736,13 @@ class ActionFinder:
             leaders = [m for m in members if m[2]]
             if len(leaders) < 2:
                 continue
-            leader = min(leaders, key=lambda m: _plainness(m[0]))
+            leader = min(leaders, key=lambda m: _plainness(m[0], m[1]))
             for _command, template, objs in leaders:
                 if (template, objs) != (leader[1], leader[2]):
                     context = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
                     if context is not None:
                         self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
-        found = tuple(sorted(min((m[0] for m in members), key=_plainness) for members in groups.values()))
+        found = tuple(sorted(min(members, key=lambda m: _plainness(m[0], m[1]))[0] for members in groups.values()))
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
         # Counted as kept, not by walking the memo: that grows with every state searched.

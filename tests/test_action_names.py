@@ -1,0 +1,126 @@
+"""Valid actions read as a person types them: whole words, the game's own names in its order, no interface commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from paths import BUNDLED, ZIL
+
+from zorktui.engine.adjectives import Adjectives
+from zorktui.engine.dictionary import DictWord
+from zorktui.engine.game import Game
+from zorktui.engine.grammar import verb_groups
+from zorktui.engine.zmachine import ZMachine
+
+
+def _verb(text: str, number: int) -> DictWord:
+    return DictWord(text=text, addr=0, verb=True, verb_number=number, meta=False, noun=False,
+                    preposition=False, adjective=False, direction=False, plural=False)
+
+
+def test_a_verb_the_dictionary_cut_is_written_whole() -> None:
+    # A v3 dictionary keeps six letters: "activa" is "activate"; of synonyms, one kept whole wins.
+    words = [_verb("activa", 1), _verb("extrac", 2), _verb("pry", 2)]
+    zm = SimpleNamespace(dictionary=SimpleNamespace(words=words, resolution=6))
+    assert verb_groups(zm) == ["activate", "pry"]
+
+
+def test_bundled_game_names_things_by_their_printed_names() -> None:
+    game = Game(BUNDLED)
+    try:
+        for command in ["take flask", "north", "west"]:
+            game.step(command)
+        found = game.valid_actions()
+        # The adjective before the noun as the game prints it; what a thing is taken from;
+        # "give X to Y" rather than "give Y X".
+        assert "take brass lantern" in found
+        assert "take matches from mantelpiece" in found
+        assert "give tea to nessa tregarth" in found
+        for command in ["take lantern", "take matches", "up"]:
+            game.step(command)
+        found = game.valid_actions()
+        assert "turn on brass lantern" in found and not any(a.startswith("switch ") for a in found)
+        assert "open sea chest" in found
+    finally:
+        game.close()
+
+
+def test_v3_names_are_whole_and_in_the_printed_order() -> None:
+    """mini.z3 keeps "leathe" for "leather": the command says "take leather logbook"."""
+    game = Game(ZIL)
+    try:
+        for command in ["north"]:
+            game.step(command)
+        found = game.valid_actions()
+        assert "take leather logbook" in found, found
+        assert game.peek("take leather logbook").state_hash != game.current.state_hash
+    finally:
+        game.close()
+
+
+def _adjectives_as_bytes(story: bytes) -> bytes:
+    """mini.z3 with its ADJECTIVE properties rewritten as Infocom's v3 builds store them: adjective numbers.
+
+    zorkie writes a dictionary address there; Infocom's v3 games one byte per
+    adjective, the number the adjective's dictionary entry carries. The
+    story's own parser reads neither (it checks adjectives in a routine), so
+    it plays the same.
+    """
+    zm = ZMachine(story)
+    memory = bytearray(story)
+    changed = 0
+    for obj in range(1, zm.objects.count + 1):
+        for prop in zm.objects.properties(obj):
+            if prop.length != 2:
+                continue
+            entry = zm.dictionary.at(int.from_bytes(memory[prop.addr : prop.addr + 2], "big"))
+            if entry is not None and entry.adjective and not entry.noun:
+                memory[prop.addr : prop.addr + 2] = bytes([entry.adjective_number] * 2)
+                changed += 1
+    assert changed >= 5
+    length = zm.header.file_length or len(memory)
+    memory[0x1C:0x1E] = (sum(memory[0x40:length]) & 0xFFFF).to_bytes(2, "big")  # the header's checksum
+    return bytes(memory)
+
+
+def test_adjectives_kept_as_numbers_name_things_too(tmp_path: Path) -> None:
+    story = tmp_path / "bytes.z3"
+    story.write_bytes(_adjectives_as_bytes(ZIL.read_bytes()))
+    assert Adjectives(ZMachine(story.read_bytes())).prop is not None
+    assert Adjectives(ZMachine(ZIL.read_bytes())).prop is None  # zorkie's addresses: read as vocabulary
+    for path in (ZIL, story):
+        game = Game(path)
+        try:
+            found = game.valid_actions()
+            assert "take cotton wick" in found, (path.name, found)
+            assert game.peek("take cotton wick").state_hash != game.current.state_hash
+        finally:
+            game.close()
+
+
+# ----------------------------------------------------------------------------- TextWorld
+@pytest.mark.textworld
+@pytest.mark.filterwarnings("ignore:.*is not fully supported")
+def test_textworld_actions_read_as_textworld_writes_them(tw_game) -> None:
+    """Full names in the game's order, "put X on Y" for supporters, "take X from Y"; no interface options."""
+    path, truth = tw_game("cooking", 1)
+    game = Game(path)
+    try:
+        written = counted = 0
+        for step, admissible in zip(truth["walkthrough"], truth["admissible"]):
+            found = {a.lower() for a in game.valid_actions()}
+            assert not any("option" in a or "restrict" in a for a in found), found
+            assert not any(a.startswith("drop ") and len(a.split()) > 3 and " on " in a for a in found), found
+            before = game.current.state_hash
+            for command in admissible:
+                if command.split()[0] in ("look", "inventory", "examine"):
+                    continue
+                if game.peek(command).state_hash != before:
+                    counted += 1
+                    written += command.lower() in found
+            game.step(step)
+        assert counted and written / counted >= 0.8, (written, counted)
+    finally:
+        game.close()
