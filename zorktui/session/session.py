@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -238,6 +238,9 @@ class Session:
             turn = self.game.step(command)
             extra = self._decided(fate)
             extra.update(self.valid_extra())
+            if "valid_actions" in extra:
+                # Found for the record: the memory reads them from the same Turn (its ways out).
+                turn = replace(turn, valid_actions=tuple(extra["valid_actions"]))
             if self.recorder is not None:
                 record = self.recorder.turn(turn, actor=actor, extra=extra)
             else:
@@ -409,13 +412,17 @@ class Session:
             if self.closed:
                 raise RuntimeError("the session is closed")
             turn = self.current
+            actions = self.game.valid_actions() if not turn.done else ()
+            if self.memory is not None and turn.valid_actions is None:
+                # The search runs after the turn was ingested: the memory learns the ways out now.
+                self.memory.learn_valid_actions(replace(turn, valid_actions=actions))
             report = guards.inspect(self.log)
             feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
             notes = self.subagents.notes.lines(turn.location.id if turn.location else 0) if self.subagents else []
             return Situation(
                 turn=turn,
                 log=self.log,
-                valid_actions=self.game.valid_actions() if not turn.done else (),
+                valid_actions=actions,
                 map=map_view(self.memory),
                 guards=report,
                 objective=self.objective,
