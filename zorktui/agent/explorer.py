@@ -1,31 +1,47 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
-In order of preference: a mentioned but untried exit from here; a direction
-that failed here once but is a valid action now (a door was opened); picking up
-things; opening things; any other untried valid action; the walk towards the
-nearest room with an unexplored exit; the walk back to the nearest room whose
-valid actions, when last seen, held one never tried; an untried compass direction (one the
-valid actions include, when they are known); and as a
-last resort the valid action tried least here. Nothing known to have done
-nothing here is repeated, and nothing refused for this turn is suggested again.
+In order of preference: switching on a light carried into the dark; picking
+up things; a way out of here nobody has taken (one the valid actions hold,
+then one the text points to; never the way back); opening things; a way that
+failed here once but is a valid action now (a door was opened); any other
+untried valid action that undoes nothing; the walk towards the nearest room
+with a way nobody has taken; the walk back to the nearest room whose valid
+actions, when last seen, held one never tried; the rest of the untried valid
+actions; an untried compass direction (one the valid actions include, when
+they are known); and as a last resort the valid action tried least here,
+a way on before the way back. Nothing known to have done nothing here is
+repeated, nothing refused for this turn is suggested again, and nothing that
+puts out a light or drops a thing is chosen on its own.
 """
 
 from __future__ import annotations
 
-from zorktui.agent.playlog import normal
+from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.proposal import Idea
 from zorktui.agent.safety import presentation_only
 from zorktui.agent.situation import Situation
-from zorktui.engine.directions import COMMON, direction_of
+from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
-#: Verbs explored after the rest: they rarely help and often hurt, or undo what was just done
-#: (closing the door just opened, putting out the lamp just lit).
-_LAST = ("put ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ",
-         "close ", "lock ", "shut ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ")
-#: Verbs the explorer never picks on its own: dropping things undoes collecting them.
-_NEVER = ("drop ", "discard ")
+_LIGHT = ("turn on ", "switch on ", "light ", "activate ")
+#: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
+#: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
+_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ",
+         "close ", "lock ", "shut ", "switch ", "turn ", "push ", "pull ")
+#: Verbs the explorer never picks on its own: dropping things undoes collecting them, and
+#: putting out a light (however the game words it) leaves it in the dark.
+_NEVER = ("drop ", "discard ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ",
+          "close off ", "deactivate ", "unlight ", "snuff ")
+
+
+def came_from(log: PlayLog) -> str | None:
+    """The direction straight back, when the last command walked here by a direction."""
+    if not log.consequences:
+        return None
+    last = log.consequences[-1]
+    direction = direction_of(last.command) if last.moved_to else None
+    return OPPOSITE.get(direction) if direction else None
 
 
 class Explorer:
@@ -61,30 +77,43 @@ class Explorer:
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
+        failed = log.failed_moves_here(situation.room_id)
+        walked = set(situation.map.exit_directions)
+        back = set(situation.map.back) | ({came_from(log)} - {None})
 
         def idea(command: str, why: str, objective: str) -> Idea:
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
-        for d in situation.map.mentioned:
-            if d not in tried and d not in avoid and d not in blocked:
-                return idea(d, f"The way {d} was mentioned but never tried.", "explore unexplored exits")
+        if situation.turn.dark:
+            for a in untried:
+                if normal(a).startswith(_LIGHT):
+                    return idea(a, "It is dark here: light what can be lit.", "see where you are")
+        for a in untried:
+            if normal(a).startswith(_TAKE):
+                return idea(a, "Pick up what can be carried.", "collect useful things")
+        # Ways on: the game accepts them (or its text points there) and nobody has taken them.
+        # Without a memory, the valid actions' directions not typed here stand in for them.
+        offered = list(situation.map.accepted) + list(situation.map.mentioned)
+        if not situation.map.exits and not offered:
+            offered = [d for a in untried if (d := direction_of(a))]
+        for d in offered:
+            if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
+                    and not failed.get(d):
+                return idea(d, f"The way {d} has not been walked yet.", "explore unexplored exits")
+        for a in untried:
+            if normal(a).startswith(_OPEN):
+                return idea(a, "Open what can be opened.", "look inside things")
         # A way that was shut before but is a valid action now (a door was opened): once more.
         now_valid = {normal(a) for a in situation.valid_actions or ()}
-        for d, failures in log.failed_moves_here(situation.room_id).items():
+        for d, failures in failed.items():
             if failures < 2 and d in now_valid and d not in refused:
                 return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
-        for prefixes, why, goal in ((_TAKE, "Pick up what can be carried.", "collect useful things"),
-                                    (_OPEN, "Open what can be opened.", "look inside things")):
-            for a in untried:
-                if normal(a).startswith(prefixes):
-                    return idea(a, why, goal)
-        # Commands never typed anywhere come first; ones already typed elsewhere (switching a lamp
-        # on and off in every room) wait until the map has nothing new to offer.
+        # Commands never typed anywhere come first; ones already typed elsewhere wait until the
+        # map has nothing new to offer, and the ones that undo things are never repeated.
         anywhere = {normal(c.command) for c in log.consequences}
-        fresh = [a for a in untried if normal(a) not in anywhere or direction_of(a) is not None]
-        stale = [a for a in untried if a not in fresh]
-        for a in sorted(fresh, key=lambda a: (normal(a).startswith(_LAST), direction_of(a) is None)):
-            if direction_of(a) is None or direction_of(a) not in blocked:
+        actions = [a for a in untried if direction_of(a) is None]
+        for a in actions:
+            if normal(a) not in anywhere and not normal(a).startswith(_LAST):
                 return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         ids = {name: rid for rid, name in log.rooms_seen().items()}
         for room, directions, path in situation.map.frontiers:
@@ -92,7 +121,7 @@ class Explorer:
             if set(directions) <= self._refused.get(ids.get(room, -1), set()):
                 continue
             if path and normal(path[0]) not in avoid:
-                return idea(path[0], f"Heading to {room}, which has untried exits ({', '.join(directions)}).",
+                return idea(path[0], f"Heading to {room}, which has ways not walked yet ({', '.join(directions)}).",
                             f"reach {room}")
         # Back to the nearest room that offered something never tried (the things
         # in a kitchen passed through on the way to exits mentioned elsewhere).
@@ -102,21 +131,28 @@ class Explorer:
                 if left:
                     room = log.rooms_seen().get(room_id, "a room seen before")
                     return idea(path[0], f"Heading back to {room} to try {left[0]}.", f"try {left[0]} in {room}")
+        for a in actions:
+            if normal(a) not in anywhere:
+                return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         # Untried compass directions, when nothing says whether they lead anywhere: a valid-action
         # search plays every direction, so one missing from its list goes nowhere from here (and
         # proposing it anyway only hands the turn to the critic's pick).
         guesses = [d for d in COMMON if situation.valid_actions is None or d in now_valid]
         for d in guesses:
-            if d not in tried and d not in avoid and d not in blocked and d not in situation.map.exit_directions:
+            if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back:
                 return idea(d, f"Trying {d}, never tried here.", "find new exits")
-        for a in stale:
-            return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        for a in actions:
+            if not normal(a).startswith(_LAST):
+                return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
         counts = {normal(c.command): 0 for c in log.here(situation.room_id)}
         for c in log.here(situation.room_id):
             counts[normal(c.command)] += 1
-        leftovers = ([a for a in valid if not normal(a).startswith(_NEVER)] or list(situation.map.exit_directions)
+        # Not what flips a device typed anywhere before (a lamp switched in every room it reaches).
+        leftovers = ([a for a in valid if not normal(a).startswith(_NEVER)
+                      and not (normal(a).startswith(_LAST) and normal(a) in anywhere)] or list(walked)
                      or list(situation.valid_actions or ()))
         if leftovers:
-            choice = min(leftovers, key=lambda a: (counts.get(normal(a), 0), a))
+            # A way on before the way back, then the least tried.
+            choice = min(leftovers, key=lambda a: (direction_of(a) in back, counts.get(normal(a), 0), a))
             return idea(choice, "Everything obvious was tried; the least-tried action.", "get unstuck")
         return idea("look", "Nothing else to try: look around again.", "get unstuck")
