@@ -8,7 +8,8 @@ untried valid action that undoes nothing; the walk towards the nearest room
 with a way nobody has taken; the walk back to the nearest room whose valid
 actions, when last seen, held one never tried; the rest of the untried valid
 actions; an untried compass direction (one the valid actions include, when
-they are known); and as a last resort the valid action tried least here,
+they are known); commands tried elsewhere but not here; the walk to the room
+seen longest ago; and as a last resort the valid action tried least here,
 a way on before the way back. Nothing known to have done nothing here is
 repeated, nothing refused for this turn is suggested again, and nothing that
 puts out a light or drops a thing is chosen on its own.
@@ -28,11 +29,22 @@ _LIGHT = ("turn on ", "switch on ", "light ", "activate ")
 #: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
 #: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
 _LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ",
-         "close ", "lock ", "shut ", "switch ", "turn ", "push ", "pull ")
+         "close ", "lock ", "shut ", "switch ")
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them, and
 #: putting out a light (however the game words it) leaves it in the dark.
 _NEVER = ("drop ", "discard ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ",
           "close off ", "deactivate ", "unlight ", "snuff ")
+
+
+def _carried_words(situation: Situation) -> set[str]:
+    """Words of the names of the things the player carries."""
+    return {w for o in situation.turn.inventory for w in o.name.lower().split()}
+
+
+def _only_about(command: str, carried: set[str]) -> bool:
+    """Whether every word after a command's verb names something carried ("shake bottle")."""
+    words = [w for w in normal(command).split()[1:] if w not in ("on", "off", "up", "the", "a", "with", "in", "to")]
+    return bool(words) and all(w in carried for w in words)
 
 
 def came_from(log: PlayLog) -> str | None:
@@ -56,12 +68,22 @@ class Explorer:
         # Commands refused in each room (the critic's veto on jumping off a cliff):
         # no reason to walk back there.
         self._refused: dict[int, set[str]] = {}
+        # Commands other than ways refused anywhere (eating the garlic is refused in every room).
+        self._refused_anywhere: set[str] = set()
+        # The room being walked to once the map is spent.
+        self._goal: int | None = None
 
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
-        """Commands a room last offered that were never typed there nor anywhere else (moves aside)."""
+        """Commands a room last offered that were never typed there nor anywhere else (moves aside).
+
+        Not those on offer here too, nor those about things carried: they need no walk.
+        """
         tried = set(situation.log.tried_here(room_id)) | self._refused.get(room_id, set())
+        here = {normal(a) for a in situation.valid_actions or ()}
+        carried = _carried_words(situation)
         return [a for a in self._offered.get(room_id, ())
-                if normal(a) not in tried and normal(a) not in anywhere and direction_of(a) is None
+                if normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
+                and direction_of(a) is None and not _only_about(a, carried)
                 and not normal(a).startswith(_NEVER + _LAST) and not presentation_only(a)]
 
     def suggest(self, situation: Situation) -> Idea:
@@ -70,10 +92,14 @@ class Explorer:
         if situation.valid_actions is not None and situation.room_id:
             self._offered[situation.room_id] = situation.valid_actions
         self._refused.setdefault(situation.room_id, set()).update(normal(c) for c in situation.refused)
+        self._refused_anywhere.update(normal(c) for c in situation.refused if direction_of(c) is None)
         refused = {normal(c) for c in situation.refused}
         tried = set(log.tried_here(situation.room_id))
         useless = log.useless_here(situation.room_id)
-        avoid = refused | useless
+        # Things refused here on an earlier turn (the critic's look-ahead saw them lose something)
+        # are not proposed again (a way refused then may be open now: a door was unlocked).
+        earlier = {c for c in self._refused.get(situation.room_id, set()) if direction_of(c) is None}
+        avoid = refused | useless | earlier
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
@@ -100,20 +126,22 @@ class Explorer:
             if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
                     and not failed.get(d):
                 return idea(d, f"The way {d} has not been walked yet.", "explore unexplored exits")
+        # Commands typed anywhere before: opening a bottle carried from room to room is no news.
+        anywhere = {normal(c.command) for c in log.consequences}
         for a in untried:
-            if normal(a).startswith(_OPEN):
+            if normal(a).startswith(_OPEN) and normal(a) not in anywhere:
                 return idea(a, "Open what can be opened.", "look inside things")
         # A way that was shut before but is a valid action now (a door was opened): once more.
         now_valid = {normal(a) for a in situation.valid_actions or ()}
         for d, failures in failed.items():
             if failures < 2 and d in now_valid and d not in refused:
                 return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
-        # Commands never typed anywhere come first; ones already typed elsewhere wait until the
-        # map has nothing new to offer, and the ones that undo things are never repeated.
-        anywhere = {normal(c.command) for c in log.consequences}
+        # Things to do with what is in this room, never typed anywhere; what only concerns
+        # things carried can be done anywhere, so it waits until the map is spent.
+        carried = _carried_words(situation)
         actions = [a for a in untried if direction_of(a) is None]
         for a in actions:
-            if normal(a) not in anywhere and not normal(a).startswith(_LAST):
+            if normal(a) not in anywhere and not normal(a).startswith(_LAST) and not _only_about(a, carried):
                 return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         ids = {name: rid for rid, name in log.rooms_seen().items()}
         for room, directions, path in situation.map.frontiers:
@@ -131,9 +159,13 @@ class Explorer:
                 if left:
                     room = log.rooms_seen().get(room_id, "a room seen before")
                     return idea(path[0], f"Heading back to {room} to try {left[0]}.", f"try {left[0]} in {room}")
-        for a in actions:
-            if normal(a) not in anywhere:
-                return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
+        # The rest never typed anywhere (the risky and undoing verbs too), one refusal a turn at
+        # most: a critic that refused one "put X in Y" refuses its cousins, and three refusals
+        # hand the turn to its own pick.
+        if not refused:
+            for a in actions:
+                if normal(a) not in anywhere and normal(a) not in self._refused_anywhere:
+                    return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         # Untried compass directions, when nothing says whether they lead anywhere: a valid-action
         # search plays every direction, so one missing from its list goes nowhere from here (and
         # proposing it anyway only hands the turn to the critic's pick).
@@ -144,6 +176,17 @@ class Explorer:
         for a in actions:
             if not normal(a).startswith(_LAST):
                 return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        # The map is spent: walk to the room seen longest ago rather than pace between two
+        # (a new look there may find what changed since).
+        # Once chosen, the room is walked to (a refusal on the way picks another, not the reverse).
+        last_seen = {t.location.id: i for i, t in enumerate(log.turns) if t.location}
+        far = [(rid != self._goal, last_seen.get(rid, -1), rid, path) for rid, path in situation.map.walks.items()
+               if path and rid != situation.room_id and normal(path[0]) not in avoid]
+        if far:
+            _, _, rid, path = min(far)
+            self._goal = rid
+            room = log.rooms_seen().get(rid, "a room seen before")
+            return idea(path[0], f"Nothing new here: walking to {room}, the room seen longest ago.", f"revisit {room}")
         counts = {normal(c.command): 0 for c in log.here(situation.room_id)}
         for c in log.here(situation.room_id):
             counts[normal(c.command)] += 1

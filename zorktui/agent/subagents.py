@@ -112,7 +112,8 @@ class SubAgents:
                 tried = set(log.tried_here(situation.room_id))
                 hints = [a for a in (situation.valid_actions or ()) if normal(a) not in tried
                          and normal(a).split()[0] in ("take", "open", "examine", "read", "search", "push", "pull", "turn")][:3]
-                hints += [f"go {d}" for d in situation.map.mentioned[: 3 - len(hints)]]
+                untaken = [*situation.map.accepted, *situation.map.mentioned]
+                hints += [f"go {d}" for d in untaken[: 3 - len(hints)]]
             self.notes.hints = hints
             if hints:
                 new.append(f"Worth trying here: {'; '.join(hints)}")
