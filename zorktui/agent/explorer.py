@@ -47,6 +47,10 @@ def _only_about(command: str, carried: set[str]) -> bool:
     return bool(words) and all(w in carried for w in words)
 
 
+#: Walks up to this long count as "nearby" when a way down waits for the ways on this level.
+_NEAR = 6
+
+
 def came_from(log: PlayLog) -> str | None:
     """The direction straight back, when the last command walked here by a direction."""
     if not log.consequences:
@@ -122,9 +126,12 @@ class Explorer:
         offered = list(situation.map.accepted) + list(situation.map.mentioned)
         if not situation.map.exits and not offered:
             offered = [d for a in untried if (d := direction_of(a))]
+        # A way down (a trap door, a chute, a slide) is often one-way: it waits while a way on
+        # this level is still open nearby.
+        level = [f for f in situation.map.frontiers if set(f[1]) - {"down"} and len(f[2]) <= _NEAR]
         for d in offered:
             if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
-                    and not failed.get(d):
+                    and not failed.get(d) and not (d == "down" and level):
                 return idea(d, f"The way {d} has not been walked yet.", "explore unexplored exits")
         # Commands typed anywhere before: opening a bottle carried from room to room is no news.
         anywhere = {normal(c.command) for c in log.consequences}
@@ -144,7 +151,8 @@ class Explorer:
             if normal(a) not in anywhere and not normal(a).startswith(_LAST) and not _only_about(a, carried):
                 return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         ids = {name: rid for rid, name in log.rooms_seen().items()}
-        for room, directions, path in situation.map.frontiers:
+        frontiers = sorted(situation.map.frontiers, key=lambda f: (not (set(f[1]) - {"down"}), len(f[2])))
+        for room, directions, path in frontiers:
             # Not towards exits refused there (a locked door the critic will not let it try).
             if set(directions) <= self._refused.get(ids.get(room, -1), set()):
                 continue
@@ -173,9 +181,10 @@ class Explorer:
         for d in guesses:
             if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back:
                 return idea(d, f"Trying {d}, never tried here.", "find new exits")
-        for a in actions:
-            if not normal(a).startswith(_LAST):
-                return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        if not refused:
+            for a in actions:
+                if not normal(a).startswith(_LAST) and normal(a) not in self._refused_anywhere:
+                    return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
         # The map is spent: walk to the room seen longest ago rather than pace between two
         # (a new look there may find what changed since).
         # Once chosen, the room is walked to (a refusal on the way picks another, not the reverse).

@@ -299,7 +299,7 @@ class Ingestor:
         before is blocked no longer (a door was opened since); a direction an
         earlier state here accepted and this one does not is closed; the way
         back along a passage walked here that the game does not accept is
-        blocked (in the light: in the dark the search proves nothing).
+        blocked.
         """
         directions = list(dict.fromkeys(d for a in turn.valid_actions or () if (d := direction_of(a))))
         walked = {f.detail for f in self.mirror.by(room, EXIT)}
@@ -314,9 +314,7 @@ class Ingestor:
                 self.close(blocked, t)
             self.entity(direction_id(direction), "direction", direction, t)
             self.open(room, ACCEPTS, direction_id(direction), t, direction)
-        if turn.dark:
-            return
-        # The search played every direction: one the text pointed to that goes nowhere is no way
+        # The search played every direction (moving works in the dark too): one the text pointed to that goes nowhere is no way
         # ("you would never climb back up"), at least while this state lasts.
         for fact in self.mirror.by(room, LEADS):
             if fact.detail not in directions:
