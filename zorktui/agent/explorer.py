@@ -12,7 +12,7 @@ they are known); commands tried elsewhere but not here; the walk to the room
 seen longest ago; and as a last resort the valid action tried least here,
 a way on before the way back. Nothing known to have done nothing here is
 repeated, nothing refused for this turn is suggested again, and nothing that
-puts out a light or drops a thing is chosen on its own.
+puts out a light, closes, locks or drops a thing is chosen on its own.
 """
 
 from __future__ import annotations
@@ -28,12 +28,12 @@ _OPEN = ("open ", "unlock ")
 _LIGHT = ("turn on ", "switch on ", "light ", "activate ")
 #: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
 #: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
-_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ",
-         "close ", "lock ", "shut ", "switch ")
-#: Verbs the explorer never picks on its own: dropping things undoes collecting them, and
-#: putting out a light (however the game words it) leaves it in the dark.
-_NEVER = ("drop ", "discard ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ",
-          "close off ", "deactivate ", "unlight ", "snuff ")
+_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ", "switch ")
+#: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
+#: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
+#: light (however the game words it) leaves it in the dark.
+_NEVER = ("drop ", "discard ", "close ", "shut ", "lock ", "extinguish ", "blow out ", "douse ", "switch off ",
+          "turn off ", "put out ", "deactivate ", "unlight ", "snuff ")
 
 
 def _carried_words(situation: Situation) -> set[str]:

@@ -52,7 +52,7 @@ def room_state_block(s: Situation) -> str:
                      + (f" (+{more} more)" if more > 0 else ""))
     m = s.map
     if m.exits:
-        lines.append(f"WAYS OUT: {'; '.join(clean_text(e) for e in m.exits)}")
+        lines.append(f"EXITS: {'; '.join(clean_text(e) for e in m.exits)}")
     if m.blocked:
         lines.append(f"BLOCKED HERE: {', '.join(m.blocked)}")
     if m.unexplored:
