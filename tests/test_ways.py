@@ -107,3 +107,13 @@ def test_valid_actions_recorded_reach_the_memory_as_they_reach_the_trajectory(tm
     finally:
         s.close()
         s.game.close()
+
+
+def test_the_search_finding_no_way_back_proves_one_way(session) -> None:
+    for command in until("down", nth=2):                        # slid down the blowhole into the Sea Cave
+        session.play(command)
+    assert "up" in [d for d, _ in q.unexplored(session.memory).back]
+    session.situation()                                         # the valid actions: "up" is not among them
+    down = {e.direction: e for e in q.exits(session.memory, "cliff top")[1]}["down"]
+    assert down.one_way and "up" in q.exits(session.memory)[2]  # blocked here, though nobody typed it
+    assert "up" not in [d for d, _ in q.unexplored(session.memory).back]
