@@ -15,6 +15,7 @@ One query reads the engine's way facts; the rest is worked out here:
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import count
 
@@ -29,9 +30,9 @@ LIKELY_COST = 1.25
 _RANK = {d: i for i, d in enumerate(ORDER)}
 
 
-def by_order(directions: object) -> list[str]:
+def by_order(directions: Iterable[str]) -> list[str]:
     """Directions in the order people list them (compass first), others after by name."""
-    return sorted(set(directions), key=lambda d: (_RANK.get(d, len(_RANK)), d))  # type: ignore[arg-type]
+    return sorted(set(directions), key=lambda d: (_RANK.get(d, len(_RANK)), d))
 
 
 @dataclass
