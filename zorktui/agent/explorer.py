@@ -109,7 +109,8 @@ class Explorer:
         blocked = set(situation.map.blocked)
         failed = log.failed_moves_here(situation.room_id)
         walked = set(situation.map.exit_directions)
-        back = set(situation.map.back) | ({came_from(log)} - {None})
+        # The memory knows the likely ways back; without one, the way the last move came in.
+        back = set(situation.map.back) if situation.map.rooms else {came_from(log)} - {None}
 
         def idea(command: str, why: str, objective: str) -> Idea:
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
