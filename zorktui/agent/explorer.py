@@ -72,7 +72,7 @@ class Explorer:
         # Commands refused in each room (the critic's veto on jumping off a cliff):
         # no reason to walk back there.
         self._refused: dict[int, set[str]] = {}
-        # Commands other than ways refused anywhere (eating the garlic is refused in every room).
+        # Commands other than ways refused anywhere (eating a thing refused once is refused elsewhere).
         self._refused_anywhere: set[str] = set()
         # The room being walked to once the map is spent.
         self._goal: int | None = None

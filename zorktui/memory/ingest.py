@@ -277,7 +277,7 @@ class Ingestor:
     def _ways_out(self, turn: Turn, room: str, t: int) -> None:
         # Directions the room's description points to that nobody has taken yet (read only
         # where the game describes the room: replies to other commands tell stories, and a
-        # ship that "swings away to the north" is no way out).
+        # thing that "swings away to the north" is no way out).
         hinted = mentioned_directions(turn.observation) if turn.location and turn.location.id else []
         tried = self.mirror.tried.get(room, set())
         for direction in hinted:
@@ -320,7 +320,7 @@ class Ingestor:
             if fact.detail not in directions:
                 self.close(fact, t)
         # A way back the search found going nowhere is no way back
-        # (a slide down a blowhole), as if the player had tried it.
+        # (a slide down a chute), as if the player had tried it.
         for fact in self.mirror.by(relation=EXIT, dst=room):
             back = OPPOSITE.get(fact.detail)
             if back and back not in directions and back not in walked:

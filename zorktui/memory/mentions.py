@@ -6,8 +6,8 @@ west"), after "to the" ("a door to the north"), after "is" or "lies" ("the
 yard lies northwest"), in an exits list ("Exits: north, south"), as a
 "-ward" form ("northward it opens into a cave"), or opening a sentence with a
 comma ("North, the tower rises"). A compass word that names a side or a
-place never counts: "West of House", "an open field west of a white house",
-"the north wall", "the south side of the house". Up and down count only
+place never counts: a room called "West of Hall", "a field west of the
+barn", "the north wall", "the south side of the tower". Up and down count only
 right after a verb of going ("stairs lead down", "leading upward"): they are
 everyday words ("pick up").
 
