@@ -93,14 +93,22 @@ def test_exits_one_way_and_blocked(memory: Memory) -> None:
     assert by_direction["up"].to.name == "Cottage Loft" and not by_direction["up"].one_way
     _, cliff, _ = q.exits(memory, "cliff top")
     down = {e.direction: e for e in cliff}["down"]
-    assert down.to.name == "Sea Cave" and down.one_way  # nobody has climbed back up the blowhole
-    # Before the kitchen was ever left, it had no known exits.
-    assert q.exits(memory, "cottage kitchen", as_of=4)[1] == []
+    # Slid down the blowhole once: nobody tried to climb back up, so it is not known to be one-way.
+    assert down.to.name == "Sea Cave" and not down.one_way and down.kind == q.WALKED
+    _, cave, _ = q.exits(memory, "sea cave")
+    up = {e.direction: e for e in cave}["up"]
+    assert up.kind == q.BACK and up.to.name == "Cliff Top" and up.text() == "up (back to Cliff Top, likely)"
+    # Before the kitchen was ever left, the way in was its one known way out: the likely way back.
+    assert [e.text() for e in q.exits(memory, "cottage kitchen", as_of=4)[1]] == ["east (back to Shingle Path, likely)"]
 
 
 def test_path_is_shortest_over_learned_exits(memory: Memory) -> None:
     goal, steps = q.path_to(memory, "cottage loft", start="landing stage")
     assert goal.name == "Cottage Loft" and steps == ["north", "west", "up"]
+    # From the Lamp Room at the end, the stairs walked up are taken back down.
+    answer = ask(memory, "path to the cottage loft")
+    assert answer.data["commands"] == ["down", "down", "south", "south", "west", "up"], answer.text
+    assert answer.data["likely_steps"] == [0, 1, 2, 3] and "likely" in answer.text
     assert ask(memory, "how do i get to the cottage loft").understood
     # At turn 3 only Landing Stage -> Shingle Path was known.
     assert q.path_to(memory, "shingle path", start="landing stage", as_of=3)[1] == ["north"]

@@ -120,7 +120,8 @@ def test_typing_a_command_reaches_the_game_the_transcript_and_the_panels(tmp_pat
             assert "THE KEEPER'S LIGHT" in status and "Shingle Path" in status and "turn 1" in status
             assert "score 0/70" in status and "moves 1" in status and "mode human" in status
             room = app.query_one(RoomPanel).text
-            assert room.startswith("Shingle Path") and "Unexplored:" in room and "Carrying:" in room
+            assert room.startswith("Shingle Path") and "Carrying:" in room
+            assert "south (back to Landing Stage, likely)" in room and "none known" not in room
             assert "Shingle Path" in app.query_one(MapView).map_text
             assert "╔" in app.query_one(MapView).map_text  # the current room is drawn double-lined
             # a second command; then history brings it back

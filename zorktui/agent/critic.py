@@ -20,6 +20,31 @@ from zorktui.engine.errors import GameError
 from zorktui.engine.turn import Turn
 
 #: Scores at or above this pass (a looser bar than zero: the heuristics are rough).
+#: Verbs that undo one another: "close bottle" after "open bottle" anywhere is going round in
+#: circles (English parser verbs, not any game's).
+_UNDOES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("close ", "shut "), ("open ",)),
+    (("lock ",), ("unlock ",)),
+    (("extinguish ", "douse ", "blow out ", "put out ", "turn off ", "switch off ", "close off ", "deactivate ",
+      "unlight ", "snuff "), ("light ", "turn on ", "switch on ", "activate ")),
+    (("remove ", "take off "), ("wear ", "put on ")),
+)
+
+
+def undoes(command: str, earlier: set[str]) -> str | None:
+    """The earlier command (normalised) that ``command`` undoes, if any ("close box" undoes "open box")."""
+    cmd = normal(command)
+    for one, other in _UNDOES:
+        for verbs, inverse in ((one, other), (other, one)):
+            for verb in verbs:
+                if cmd.startswith(verb):
+                    rest = cmd[len(verb):]
+                    for undone in inverse:
+                        if undone + rest in earlier:
+                            return undone + rest
+    return None
+
+
 ACCEPT = -0.15
 #: The bar once the world has come back to an old state (a loop is likely).
 ACCEPT_TIGHT = -0.05
@@ -96,7 +121,8 @@ class Critic:
         direction = direction_of(cmd)
         if valid is not None:
             # Valid actions keep one command per resulting state, so a known exit may be missing from them.
-            if cmd in valid or (direction is not None and direction in situation.map.exit_directions):
+            known = set(situation.map.exit_directions) | set(situation.map.back)
+            if cmd in valid or (direction is not None and direction in known):
                 score += 0.25
                 reasons.append("a valid action here")
             elif direction is not None:
@@ -121,10 +147,15 @@ class Critic:
             if direction in blocked and not leads_somewhere:
                 score -= 0.6
                 reasons.append(f"{direction} is blocked here")
-            elif direction in situation.map.mentioned or (direction in blocked and leads_somewhere):
+            elif direction in situation.map.accepted or direction in situation.map.mentioned or (
+                    direction in blocked and leads_somewhere):
                 score += 0.2
                 reasons.append("an unexplored exit")
         verb = cmd.split()[0] if cmd else ""
+        undone = undoes(cmd, {normal(c.command) for c in log.consequences})
+        if undone is not None and not earlier:
+            score -= 0.4
+            reasons.append(f"undoes '{undone}'")
         if not earlier and any(r.split()[0] == verb for r in log.rewarded()):
             score += 0.1
             reasons.append(f"'{verb}' has earned points before")

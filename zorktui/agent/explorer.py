@@ -1,31 +1,63 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
-In order of preference: a mentioned but untried exit from here; a direction
-that failed here once but is a valid action now (a door was opened); picking up
-things; opening things; any other untried valid action; the walk towards the
-nearest room with an unexplored exit; the walk back to the nearest room whose
-valid actions, when last seen, held one never tried; an untried compass direction (one the
-valid actions include, when they are known); and as a
-last resort the valid action tried least here. Nothing known to have done
-nothing here is repeated, and nothing refused for this turn is suggested again.
+In order of preference: switching on a light carried into the dark; picking
+up things; a way out of here nobody has taken (one the valid actions hold,
+then one the text points to; never the way back); opening things; a way that
+failed here once but is a valid action now (a door was opened); any other
+untried valid action that undoes nothing; the walk towards the nearest room
+with a way nobody has taken; the walk back to the nearest room whose valid
+actions, when last seen, held one never tried; the rest of the untried valid
+actions; an untried compass direction (one the valid actions include, when
+they are known); commands tried elsewhere but not here; the walk to the room
+seen longest ago; and as a last resort the valid action tried least here,
+a way on before the way back. Nothing known to have done nothing here is
+repeated, nothing refused for this turn is suggested again, and nothing that
+puts out a light, closes, locks or drops a thing is chosen on its own.
 """
 
 from __future__ import annotations
 
-from zorktui.agent.playlog import normal
+from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.proposal import Idea
 from zorktui.agent.safety import presentation_only
 from zorktui.agent.situation import Situation
-from zorktui.engine.directions import COMMON, direction_of
+from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
-#: Verbs explored after the rest: they rarely help and often hurt, or undo what was just done
-#: (closing the door just opened, putting out the lamp just lit).
-_LAST = ("put ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ",
-         "close ", "lock ", "shut ", "extinguish ", "blow out ", "douse ", "switch off ", "turn off ")
-#: Verbs the explorer never picks on its own: dropping things undoes collecting them.
-_NEVER = ("drop ", "discard ")
+_LIGHT = ("turn on ", "switch on ", "light ", "activate ")
+#: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
+#: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
+_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ", "switch ")
+#: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
+#: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
+#: light (however the game words it) leaves it in the dark.
+_NEVER = ("drop ", "discard ", "close ", "shut ", "lock ", "extinguish ", "blow out ", "douse ", "switch off ",
+          "turn off ", "put out ", "deactivate ", "unlight ", "snuff ")
+
+
+def _carried_words(situation: Situation) -> set[str]:
+    """Words of the names of the things the player carries."""
+    return {w for o in situation.turn.inventory for w in o.name.lower().split()}
+
+
+def _only_about(command: str, carried: set[str]) -> bool:
+    """Whether every word after a command's verb names something carried ("shake bottle")."""
+    words = [w for w in normal(command).split()[1:] if w not in ("on", "off", "up", "the", "a", "with", "in", "to")]
+    return bool(words) and all(w in carried for w in words)
+
+
+#: Walks up to this long count as "nearby" when a way down waits for the ways on this level.
+_NEAR = 6
+
+
+def came_from(log: PlayLog) -> str | None:
+    """The direction straight back, when the last command walked here by a direction."""
+    if not log.consequences:
+        return None
+    last = log.consequences[-1]
+    direction = direction_of(last.command) if last.moved_to else None
+    return OPPOSITE.get(direction) if direction else None
 
 
 class Explorer:
@@ -40,12 +72,22 @@ class Explorer:
         # Commands refused in each room (the critic's veto on jumping off a cliff):
         # no reason to walk back there.
         self._refused: dict[int, set[str]] = {}
+        # Commands other than ways refused anywhere (eating a thing refused once is refused elsewhere).
+        self._refused_anywhere: set[str] = set()
+        # The room being walked to once the map is spent.
+        self._goal: int | None = None
 
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
-        """Commands a room last offered that were never typed there nor anywhere else (moves aside)."""
+        """Commands a room last offered that were never typed there nor anywhere else (moves aside).
+
+        Not those on offer here too, nor those about things carried: they need no walk.
+        """
         tried = set(situation.log.tried_here(room_id)) | self._refused.get(room_id, set())
+        here = {normal(a) for a in situation.valid_actions or ()}
+        carried = _carried_words(situation)
         return [a for a in self._offered.get(room_id, ())
-                if normal(a) not in tried and normal(a) not in anywhere and direction_of(a) is None
+                if normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
+                and direction_of(a) is None and not _only_about(a, carried)
                 and not normal(a).startswith(_NEVER + _LAST) and not presentation_only(a)]
 
     def suggest(self, situation: Situation) -> Idea:
@@ -54,45 +96,69 @@ class Explorer:
         if situation.valid_actions is not None and situation.room_id:
             self._offered[situation.room_id] = situation.valid_actions
         self._refused.setdefault(situation.room_id, set()).update(normal(c) for c in situation.refused)
+        self._refused_anywhere.update(normal(c) for c in situation.refused if direction_of(c) is None)
         refused = {normal(c) for c in situation.refused}
         tried = set(log.tried_here(situation.room_id))
         useless = log.useless_here(situation.room_id)
-        avoid = refused | useless
+        # Things refused here on an earlier turn (the critic's look-ahead saw them lose something)
+        # are not proposed again (a way refused then may be open now: a door was unlocked).
+        earlier = {c for c in self._refused.get(situation.room_id, set()) if direction_of(c) is None}
+        avoid = refused | useless | earlier
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
+        failed = log.failed_moves_here(situation.room_id)
+        walked = set(situation.map.exit_directions)
+        # The memory knows the likely ways back; without one, the way the last move came in.
+        back = set(situation.map.back) if situation.map.rooms else {came_from(log)} - {None}
 
         def idea(command: str, why: str, objective: str) -> Idea:
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
-        for d in situation.map.mentioned:
-            if d not in tried and d not in avoid and d not in blocked:
-                return idea(d, f"The way {d} was mentioned but never tried.", "explore unexplored exits")
+        if situation.turn.dark:
+            for a in untried:
+                if normal(a).startswith(_LIGHT):
+                    return idea(a, "It is dark here: light what can be lit.", "see where you are")
+        for a in untried:
+            if normal(a).startswith(_TAKE):
+                return idea(a, "Pick up what can be carried.", "collect useful things")
+        # Ways on: the game accepts them (or its text points there) and nobody has taken them.
+        # Without a memory, the valid actions' directions not typed here stand in for them.
+        offered = list(situation.map.accepted) + list(situation.map.mentioned)
+        if not situation.map.exits and not offered:
+            offered = [d for a in untried if (d := direction_of(a))]
+        # A way down (a trap door, a chute, a slide) is often one-way: it waits while a way on
+        # this level is still open nearby.
+        level = [f for f in situation.map.frontiers if set(f[1]) - {"down"} and len(f[2]) <= _NEAR]
+        for d in offered:
+            if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
+                    and not failed.get(d) and not (d == "down" and level):
+                return idea(d, f"The way {d} has not been walked yet.", "explore unexplored exits")
+        # Commands typed anywhere before: opening a bottle carried from room to room is no news.
+        anywhere = {normal(c.command) for c in log.consequences}
+        for a in untried:
+            if normal(a).startswith(_OPEN) and normal(a) not in anywhere:
+                return idea(a, "Open what can be opened.", "look inside things")
         # A way that was shut before but is a valid action now (a door was opened): once more.
         now_valid = {normal(a) for a in situation.valid_actions or ()}
-        for d, failures in log.failed_moves_here(situation.room_id).items():
+        for d, failures in failed.items():
             if failures < 2 and d in now_valid and d not in refused:
                 return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
-        for prefixes, why, goal in ((_TAKE, "Pick up what can be carried.", "collect useful things"),
-                                    (_OPEN, "Open what can be opened.", "look inside things")):
-            for a in untried:
-                if normal(a).startswith(prefixes):
-                    return idea(a, why, goal)
-        # Commands never typed anywhere come first; ones already typed elsewhere (switching a lamp
-        # on and off in every room) wait until the map has nothing new to offer.
-        anywhere = {normal(c.command) for c in log.consequences}
-        fresh = [a for a in untried if normal(a) not in anywhere or direction_of(a) is not None]
-        stale = [a for a in untried if a not in fresh]
-        for a in sorted(fresh, key=lambda a: (normal(a).startswith(_LAST), direction_of(a) is None)):
-            if direction_of(a) is None or direction_of(a) not in blocked:
+        # Things to do with what is in this room, never typed anywhere; what only concerns
+        # things carried can be done anywhere, so it waits until the map is spent.
+        carried = _carried_words(situation)
+        actions = [a for a in untried if direction_of(a) is None]
+        for a in actions:
+            if normal(a) not in anywhere and not normal(a).startswith(_LAST) and not _only_about(a, carried):
                 return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         ids = {name: rid for rid, name in log.rooms_seen().items()}
-        for room, directions, path in situation.map.frontiers:
+        frontiers = sorted(situation.map.frontiers, key=lambda f: (not (set(f[1]) - {"down"}), len(f[2])))
+        for room, directions, path in frontiers:
             # Not towards exits refused there (a locked door the critic will not let it try).
             if set(directions) <= self._refused.get(ids.get(room, -1), set()):
                 continue
             if path and normal(path[0]) not in avoid:
-                return idea(path[0], f"Heading to {room}, which has untried exits ({', '.join(directions)}).",
+                return idea(path[0], f"Heading to {room}, which has ways not walked yet ({', '.join(directions)}).",
                             f"reach {room}")
         # Back to the nearest room that offered something never tried (the things
         # in a kitchen passed through on the way to exits mentioned elsewhere).
@@ -102,21 +168,44 @@ class Explorer:
                 if left:
                     room = log.rooms_seen().get(room_id, "a room seen before")
                     return idea(path[0], f"Heading back to {room} to try {left[0]}.", f"try {left[0]} in {room}")
+        # The rest never typed anywhere (the risky and undoing verbs too), one refusal a turn at
+        # most: a critic that refused one "put X in Y" refuses its cousins, and three refusals
+        # hand the turn to its own pick.
+        if not refused:
+            for a in actions:
+                if normal(a) not in anywhere and normal(a) not in self._refused_anywhere:
+                    return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
         # Untried compass directions, when nothing says whether they lead anywhere: a valid-action
         # search plays every direction, so one missing from its list goes nowhere from here (and
         # proposing it anyway only hands the turn to the critic's pick).
         guesses = [d for d in COMMON if situation.valid_actions is None or d in now_valid]
         for d in guesses:
-            if d not in tried and d not in avoid and d not in blocked and d not in situation.map.exit_directions:
+            if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back:
                 return idea(d, f"Trying {d}, never tried here.", "find new exits")
-        for a in stale:
-            return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        if not refused:
+            for a in actions:
+                if not normal(a).startswith(_LAST) and normal(a) not in self._refused_anywhere:
+                    return idea(a, "Tried elsewhere, not here yet.", "try everything in reach")
+        # The map is spent: walk to the room seen longest ago rather than pace between two
+        # (a new look there may find what changed since).
+        # Once chosen, the room is walked to (a refusal on the way picks another, not the reverse).
+        last_seen = {t.location.id: i for i, t in enumerate(log.turns) if t.location}
+        far = [(rid != self._goal, last_seen.get(rid, -1), rid, path) for rid, path in situation.map.walks.items()
+               if path and rid != situation.room_id and normal(path[0]) not in avoid]
+        if far:
+            _, _, rid, path = min(far)
+            self._goal = rid
+            room = log.rooms_seen().get(rid, "a room seen before")
+            return idea(path[0], f"Nothing new here: walking to {room}, the room seen longest ago.", f"revisit {room}")
         counts = {normal(c.command): 0 for c in log.here(situation.room_id)}
         for c in log.here(situation.room_id):
             counts[normal(c.command)] += 1
-        leftovers = ([a for a in valid if not normal(a).startswith(_NEVER)] or list(situation.map.exit_directions)
+        # Not what flips a device typed anywhere before (a lamp switched in every room it reaches).
+        leftovers = ([a for a in valid if not normal(a).startswith(_NEVER)
+                      and not (normal(a).startswith(_LAST) and normal(a) in anywhere)] or list(walked)
                      or list(situation.valid_actions or ()))
         if leftovers:
-            choice = min(leftovers, key=lambda a: (counts.get(normal(a), 0), a))
+            # A way on before the way back, then the least tried.
+            choice = min(leftovers, key=lambda a: (direction_of(a) in back, counts.get(normal(a), 0), a))
             return idea(choice, "Everything obvious was tried; the least-tried action.", "get unstuck")
         return idea("look", "Nothing else to try: look around again.", "get unstuck")

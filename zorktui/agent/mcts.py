@@ -236,7 +236,9 @@ class MctsPlanner:
         actions = list(situation.valid_actions or ())
         if not actions:
             actions = list(COMMON)
-        weights = self._weights(actions, key, situation.room_id, situation.log, situation.map.mentioned)
+        # Ways nobody has taken (the game accepts them or its text points there; never the way back).
+        untaken = [*situation.map.accepted, *situation.map.mentioned]
+        weights = self._weights(actions, key, situation.room_id, situation.log, untaken)
         # Walks to rooms the game has been in, each one step of the search (see mcts_routes).
         routes = {r.label: r for r in routes_from(situation.log.turns, situation.room_id)}
         for label in routes:

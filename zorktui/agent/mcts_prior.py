@@ -89,7 +89,7 @@ def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int,
         actions: The candidate commands.
         log: The real line of play (None inside a simulation: no history there).
         room_id: The room the commands would be typed in.
-        mentioned: Directions the game's text mentioned but that were never tried.
+        mentioned: Ways nobody has taken from here (the game accepts them or its text points there).
     """
     tried = set(log.tried_here(room_id)) if log is not None else set()
     useless = log.useless_here(room_id) if log is not None else set()

@@ -52,12 +52,13 @@ def room_state_block(s: Situation) -> str:
                      + (f" (+{more} more)" if more > 0 else ""))
     m = s.map
     if m.exits:
-        lines.append(f"KNOWN EXITS: {'; '.join(clean_text(e) for e in m.exits)}")
+        lines.append(f"EXITS: {'; '.join(clean_text(e) for e in m.exits)}")
     if m.blocked:
         lines.append(f"BLOCKED HERE: {', '.join(m.blocked)}")
     if m.unexplored:
-        lines.append(f"UNEXPLORED FROM HERE: {', '.join(m.unexplored[:8])}"
-                     + (f" (mentioned: {', '.join(m.mentioned)})" if m.mentioned else ""))
+        notes = ([f"the game accepts: {', '.join(m.accepted)}"] if m.accepted else []) + (
+            [f"the text points to: {', '.join(m.mentioned)}"] if m.mentioned else [])
+        lines.append(f"UNEXPLORED FROM HERE: {', '.join(m.unexplored[:8])}" + (f" ({'; '.join(notes)})" if notes else ""))
     if m.rooms:
         lines.append(f"EXPLORED ROOMS ({len(m.rooms)}): {', '.join(clean_text(r) for r in m.rooms[-25:])}")
     if m.frontiers:

@@ -16,12 +16,16 @@ class MapView:
     """What the memory knows about the map around the player (empty without a memory).
 
     Attributes:
-        exits: Known exits from here as "direction -> room" lines.
-        exit_directions: The directions of those exits.
+        exits: Known ways out of here as lines ("north -> Kitchen",
+            "south (back to Hall, likely)", "down (not walked yet)").
+        exit_directions: The directions walked from here.
+        back: The likely ways back from here, not walked yet.
         blocked: Directions found blocked here.
-        unexplored: Untried directions from here, mentioned ones first.
-        mentioned: The untried directions the game's text mentioned.
-        frontiers: Nearest rooms with mentioned, untried exits: (room, directions, path).
+        unexplored: Ways nobody has taken from here: those the game accepts,
+            then those its text points to, then untried compass guesses.
+        accepted: The directions the valid actions hold that nobody has walked from here.
+        mentioned: The untried directions the game's text points to (not among the accepted).
+        frontiers: Nearest rooms with ways nobody has taken: (room, directions, path).
         walks: The shortest known walk to each room reached so far, by room object number.
         rooms: Rooms visited, in the order first seen.
         belief: The memory's belief-state block.
@@ -29,8 +33,10 @@ class MapView:
 
     exits: list[str] = field(default_factory=list)
     exit_directions: list[str] = field(default_factory=list)
+    back: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     unexplored: list[str] = field(default_factory=list)
+    accepted: list[str] = field(default_factory=list)
     mentioned: list[str] = field(default_factory=list)
     frontiers: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     walks: dict[int, tuple[str, ...]] = field(default_factory=dict)
@@ -48,13 +54,15 @@ def map_view(memory: Any) -> MapView:
     from zorktui.memory.schema import object_number
 
     _, found, blocked = queries.exits(memory)
-    view.exits = [f"{e.direction} -> {e.to.name if e.to else '?'}{' (one-way)' if e.one_way else ''}" for e in found]
-    view.exit_directions = [e.direction for e in found]
+    view.exits = [e.text() for e in found]
+    view.exit_directions = [e.direction for e in found if e.kind == queries.WALKED]
+    view.back = [e.direction for e in found if e.kind == queries.BACK]
     view.blocked = list(blocked)
     open_ways = queries.unexplored(memory)
     if open_ways is not None:
+        view.accepted = list(open_ways.accepted)
         view.mentioned = list(open_ways.mentioned)
-        view.unexplored = list(open_ways.mentioned) + list(open_ways.plausible)
+        view.unexplored = open_ways.ways
     paths = queries.walks(memory)  # once, for the frontiers and the walks back alike
     view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory, paths=paths)]
     view.walks = {object_number(rid): path for rid, path in paths.items() if object_number(rid) is not None}

@@ -67,10 +67,11 @@ def _offline_narrative(recent: list[Consequence]) -> str:
 
 
 def _offline_hints(situation: Situation, tried: set[str]) -> list[str]:
-    """Up to three untried valid actions that handle things, then ways mentioned but not walked."""
+    """Up to three untried valid actions that handle things, then ways nobody has taken (the game's, then the text's)."""
     hints = [a for a in (situation.valid_actions or ()) if normal(a) not in tried
              and normal(a).split()[0] in ("take", "open", "examine", "read", "search", "push", "pull", "turn")][:3]
-    return hints + [f"go {d}" for d in situation.map.mentioned[: 3 - len(hints)]]
+    untaken = [*situation.map.accepted, *situation.map.mentioned]
+    return hints + [f"go {d}" for d in untaken[: 3 - len(hints)]]
 
 
 class SubAgents:

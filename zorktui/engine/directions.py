@@ -6,8 +6,6 @@ TextWorld), not knowledge of any particular game.
 
 from __future__ import annotations
 
-import re
-
 #: Each direction's full word first, then its abbreviations.
 DIRECTIONS: tuple[tuple[str, ...], ...] = (
     ("north", "n"), ("south", "s"), ("east", "e"), ("west", "w"),
@@ -70,32 +68,3 @@ def is_movement(command: str) -> bool:
         return True
     words = command.lower().split()
     return bool(words) and words[0] in MOVEMENT_VERBS
-
-
-_COMPASS_WORD = re.compile(
-    r"\b(north-?east|north-?west|south-?east|south-?west|north|south|east|west)"
-    r"(?:ward|wards|ern)?\b",
-    re.I,
-)
-_VERTICAL = re.compile(r"\b(up|down|upward|upwards|downward|downwards|above|below)\b", re.I)
-# Up and down are everyday words ("pick up"); they count as a way out only in
-# a sentence about something that goes up or down.
-_CLIMBABLE = re.compile(r"\b(stair|stairs|staircase|steps|ladder|climb|climbs|slope|shaft|hatch|trapdoor|chute|leads?|rope)\b", re.I)
-_SENTENCE = re.compile(r"[^.!?\n]+")
-
-
-def mentioned_directions(text: str) -> list[str]:
-    """Directions a piece of game text points to ("a door leads north", "stairs go up")."""
-    found: list[str] = []
-    for sentence in _SENTENCE.findall(text):
-        for m in _COMPASS_WORD.finditer(sentence):
-            word = m.group(1).lower().replace("-", "")
-            if word not in found:
-                found.append(word)
-        if _CLIMBABLE.search(sentence):
-            for m in _VERTICAL.finditer(sentence):
-                word = m.group(1).lower()
-                direction = "up" if word.startswith("up") or word == "above" else "down"
-                if direction not in found:
-                    found.append(direction)
-    return found

@@ -67,11 +67,12 @@ def belief_state(memory: Memory, as_of: int | None = None, limit: int = 8) -> Be
     if place is None:
         return state
     _, exits, blocked = q.exits(memory, None, t)
-    state.exits = [f"{e.direction} -> {e.to.name if e.to else '?'}{' (one-way)' if e.one_way else ''}" for e in exits]
+    state.exits = [e.text() for e in exits]
     state.blocked = blocked
     ways = q.unexplored(memory, None, t)
     if ways is not None:
-        state.unexplored = [f"{d} (mentioned)" for d in ways.mentioned] + ways.plausible[: max(0, limit - len(ways.mentioned))]
+        named = [f"{d} (the game accepts it)" for d in ways.accepted] + [f"{d} (the text points there)" for d in ways.mentioned]
+        state.unexplored = named + [f"{d} (never tried)" for d in ways.plausible[: max(0, limit - len(named))]]
     rows = memory.store.rows(
         "MATCH (x:Entity)-[f:Fact]->(c:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND f.valid_from <= $t AND f.valid_to > $t"
         " AND x.kind = 'object' RETURN x.id, x.name, c.id, c.name, c.kind ORDER BY f.valid_from DESC",

@@ -101,6 +101,31 @@ class Memory:
             if self.ingestor.batch.turns >= self.batch_turns:
                 self.flush()
 
+    def learn_valid_actions(self, turn: Turn) -> bool:
+        """Learn the ways out a turn's valid actions hold, found after the turn was ingested.
+
+        The valid-action search runs after a turn is shown (it takes tens of
+        milliseconds), so the session hands the same turn over again with
+        ``valid_actions`` filled; only the ways out are learned from it.
+
+        Args:
+            turn: The newest turn in memory, its ``valid_actions`` filled.
+
+        Returns:
+            Whether they were learned (not when the turn is no longer the
+            newest, or the player is not where the turn says).
+        """
+        if turn.valid_actions is None or turn.location is None:
+            return False
+        with self.lock:
+            if turn.turn != self.last_turn:
+                return False
+            room = self.ingestor.room_of(turn)
+            if room is None:
+                return False
+            self.ingestor.valid_ways(turn, room, turn.turn)
+            return True
+
     def flush(self) -> None:
         """Write queued rows now (one transaction)."""
         with self.lock:

@@ -9,6 +9,9 @@ Rules (all generic, from the engine's facts and English movement words):
 * ``room exit room`` (detail: the direction, or the command for other
   movement) is learned only from actual movement, one way at a time; a
   direction that left the player where they were is ``room blocked dir``.
+* ``room accepts dir``: a direction among the valid actions of the latest
+  state seen in the room, not walked yet (the game takes the move);
+  ``room leads dir``: a direction the game's text points to, never tried.
 * ``room is dark`` holds while the player finds the room dark.
 """
 
@@ -18,11 +21,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from zorktui.engine.directions import direction_of, is_movement, mentioned_directions
+from zorktui.engine.directions import OPPOSITE, direction_of, is_movement
 from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.memory.mentions import mentioned_directions
 from zorktui.memory.mirror import EntityInfo, Mirror, OpenFact
 from zorktui.memory.schema import (
-    AT, BLOCKED, ENGINE, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, direction_id, object_id, state_id,
+    ACCEPTS, AT, BLOCKED, ENGINE, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, direction_id, object_id, state_id,
 )
 
 #: Looks up the game's own words for an object number (empty when unknown).
@@ -85,6 +89,14 @@ class Batch:
         return out
 
 
+_LOOK = frozenset(("look", "l", "look around"))
+
+
+def _looks(command: str | None) -> bool:
+    """Whether a command asks for the room's description (the opening counts)."""
+    return command is None or " ".join(command.lower().split()) in _LOOK
+
+
 def words_in(text: str) -> set[str]:
     """Lower-case words of a text, for matching vocabulary against it."""
     return set(_WORD.findall(text.lower()))
@@ -143,9 +155,10 @@ class Ingestor:
         self.mention(dst, "changed")
         if relation in (EXIT, BLOCKED) and source == ENGINE:
             self.mirror.tried.setdefault(src, set()).add(detail)
-            hint = self.mirror.find(src, LEADS, direction_id(detail), detail)
-            if hint is not None:
-                self.close(hint, turn)
+            for hinted in (LEADS, ACCEPTS) if relation == EXIT else (LEADS,):
+                hint = self.mirror.find(src, hinted, direction_id(detail), detail)
+                if hint is not None:
+                    self.close(hint, turn)
         return fact
 
     def close(self, fact: OpenFact, turn: int) -> None:
@@ -197,8 +210,10 @@ class Ingestor:
                 self.close(dark, t)
         if not jump and before and room and turn.command:
             self._movement(turn, before, room, t)
-        if room and not turn.dark:
+        if room and not turn.dark and (before != room or _looks(turn.command)):
             self._ways_out(turn, room, t)
+        if room and turn.valid_actions is not None:
+            self.valid_ways(turn, room, t)
         self._text_mentions(turn)
         self.batch.episodes.append({
             "turn": t, "command": turn.command, "observation": turn.observation, "score": turn.score,
@@ -260,15 +275,57 @@ class Ingestor:
             self.open(before, BLOCKED, direction_id(direction), t, direction)
 
     def _ways_out(self, turn: Turn, room: str, t: int) -> None:
-        # Directions the game points to (or accepts) that nobody has taken yet.
+        # Directions the room's description points to that nobody has taken yet (read only
+        # where the game describes the room: replies to other commands tell stories, and a
+        # thing that "swings away to the north" is no way out).
         hinted = mentioned_directions(turn.observation) if turn.location and turn.location.id else []
-        if turn.valid_actions:
-            hinted += [d for a in turn.valid_actions if (d := direction_of(a)) and d not in hinted]
         tried = self.mirror.tried.get(room, set())
         for direction in hinted:
             if direction not in tried:
                 self.entity(direction_id(direction), "direction", direction, t)
                 self.open(room, LEADS, direction_id(direction), t, direction)
+
+    def room_of(self, turn: Turn) -> str | None:
+        """The room entity the mirror has the player in, when it is the turn's location."""
+        if turn.location is None:
+            return None
+        room = object_id(turn.location.id)
+        return room if self.mirror.find(PLAYER, AT, room) is not None else None
+
+    def valid_ways(self, turn: Turn, room: str, t: int) -> None:
+        """The directions among a state's valid actions: ways the game accepts from this room now.
+
+        A direction already walked from here stays an exit; one found blocked
+        before is blocked no longer (a door was opened since); a direction an
+        earlier state here accepted and this one does not is closed; the way
+        back along a passage walked here that the game does not accept is
+        blocked.
+        """
+        directions = list(dict.fromkeys(d for a in turn.valid_actions or () if (d := direction_of(a))))
+        walked = {f.detail for f in self.mirror.by(room, EXIT)}
+        for fact in self.mirror.by(room, ACCEPTS):
+            if fact.detail not in directions:
+                self.close(fact, t)
+        for direction in directions:
+            if direction in walked:
+                continue
+            blocked = self.mirror.find(room, BLOCKED, direction_id(direction), direction)
+            if blocked is not None:
+                self.close(blocked, t)
+            self.entity(direction_id(direction), "direction", direction, t)
+            self.open(room, ACCEPTS, direction_id(direction), t, direction)
+        # The search played every direction (moving works in the dark too): one the text pointed to that goes nowhere is no way
+        # ("you would never climb back up"), at least while this state lasts.
+        for fact in self.mirror.by(room, LEADS):
+            if fact.detail not in directions:
+                self.close(fact, t)
+        # A way back the search found going nowhere is no way back
+        # (a slide down a chute), as if the player had tried it.
+        for fact in self.mirror.by(relation=EXIT, dst=room):
+            back = OPPOSITE.get(fact.detail)
+            if back and back not in directions and back not in walked:
+                self.entity(direction_id(back), "direction", back, t)
+                self.open(room, BLOCKED, direction_id(back), t, back)
 
     def _text_mentions(self, turn: Turn) -> None:
         # Entities in scope whose head word the command or the reply uses.

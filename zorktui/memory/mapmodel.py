@@ -12,10 +12,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.engine.directions import GRID_OFFSET
+from zorktui.engine.directions import GRID_OFFSET, OPPOSITE
 from zorktui.memory.graph import Memory
 from zorktui.memory.queries import all_exits, rooms, turn_of, where_am_i
-from zorktui.memory.schema import BLOCKED, IS, LEADS, state_id
+from zorktui.memory.schema import IS, state_id
+from zorktui.memory.ways import by_order, way_map
 
 
 @dataclass
@@ -28,8 +29,8 @@ class MapRoom:
         col, row: Grid cell (row grows southwards).
         current: The player is here.
         dark: The room was dark when last seen.
-        up, down: It has a known exit up / down.
-        unexplored: Directions the game mentioned that nobody tried.
+        up, down: It has a known way up / down (walked or the likely way back).
+        unexplored: Ways nobody has taken: those the game accepts, then those its text points to.
         blocked: Directions tried that went nowhere.
     """
 
@@ -52,7 +53,10 @@ class MapLink:
     Attributes:
         a, b: From and to room ids.
         direction: Direction or command from ``a``.
-        back: The direction from ``b`` back to ``a``, when that way is known.
+        back: The direction from ``b`` back to ``a``, when it was walked.
+        likely_back: The opposite direction, the likely way back while nobody has walked it.
+        one_way: Proven to have no way back (the opposite was tried from ``b``
+            and led elsewhere or nowhere).
         grid: The link joins neighbouring cells in its own direction (drawn),
             rather than being listed.
     """
@@ -61,12 +65,9 @@ class MapLink:
     b: str
     direction: str
     back: str | None = None
+    likely_back: str | None = None
+    one_way: bool = False
     grid: bool = False
-
-    @property
-    def one_way(self) -> bool:
-        """No way back has been seen."""
-        return self.back is None
 
 
 @dataclass
@@ -84,7 +85,7 @@ class MapModel:
             "as_of": self.as_of,
             "current": self.current,
             "rooms": [vars(r) for r in self.rooms.values()],
-            "links": [{**vars(link), "one_way": link.one_way} for link in self.links],
+            "links": [vars(link) for link in self.links],
         }
 
 
@@ -163,6 +164,7 @@ def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
     t = turn_of(memory, as_of)
     here, _ = where_am_i(memory, t)
     found = {r.id: MapRoom(r.id, r.name) for r in rooms(memory, t)}
+    ways = way_map(memory, t)
     links: list[MapLink] = []
     by_pair: dict[tuple[str, str], MapLink] = {}
     for a, direction, b, _ in all_exits(memory, t):
@@ -171,32 +173,32 @@ def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
         reverse = by_pair.get((b, a))
         if reverse is not None and reverse.back is None:
             reverse.back = direction
+            reverse.likely_back = None
             continue
-        link = MapLink(a, b, direction)
+        link = MapLink(a, b, direction, one_way=ways.one_way(a, direction, b))
+        if ways.room(b).back.get(OPPOSITE.get(direction, "")) == a:
+            link.likely_back = OPPOSITE[direction]
         by_pair[(a, b)] = link
         links.append(link)
         if direction == "up":
             found[a].up = True
         if direction == "down":
             found[a].down = True
-    for rid, relation, detail in memory.store.rows(
-        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$leads, $blocked, $is] AND f.source = 'engine'"
-        " AND f.valid_from <= $t AND f.valid_to > $t AND a.kind = 'room' RETURN a.id, f.relation, CASE WHEN b.id = $dark THEN 'dark' ELSE f.detail END",
-        {"leads": LEADS, "blocked": BLOCKED, "is": IS, "t": t, "dark": state_id("dark")},
+    for rid, room in found.items():
+        room.unexplored = ways.room(rid).open_ways()
+        room.blocked = by_order(ways.room(rid).blocked)
+    for rid, in memory.store.rows(
+        "MATCH (a:Entity)-[f:Fact]->(b:Entity {id: $dark}) WHERE f.relation = $is AND f.source = 'engine'"
+        " AND f.valid_from <= $t AND f.valid_to > $t AND a.kind = 'room' RETURN a.id",
+        {"is": IS, "t": t, "dark": state_id("dark")},
     ):
-        room = found.get(rid)
-        if room is None:
-            continue
-        if relation == LEADS:
-            room.unexplored.append(detail)
-        elif relation == BLOCKED:
-            room.blocked.append(detail)
-        elif detail == "dark":
-            room.dark = True
+        if rid in found:
+            found[rid].dark = True
     for link in links:
-        if link.back and link.direction in ("up", "down") and link.back in ("up", "down"):
-            found[link.b].up |= link.back == "up"
-            found[link.b].down |= link.back == "down"
+        back = link.back or link.likely_back
+        if back in ("up", "down"):
+            found[link.b].up |= back == "up"
+            found[link.b].down |= back == "down"
     current = here.id if here else None
     pos = _layout(list(found), links, current)
     for rid, (col, row) in pos.items():

@@ -1,8 +1,8 @@
 """Draws a :class:`MapModel` as box-drawing text for a terminal.
 
 Each room is a box (the current room doubled); neighbouring rooms are joined
-by lines, one-way exits end in an arrow, unexplored directions the game
-mentioned show as a ``?`` stub. Links that do not fit the grid (up, down,
+by lines, exits proven one-way end in an arrow, ways nobody has taken (the
+game accepts them, or its text points there) show as a ``?`` stub. Links that do not fit the grid (up, down,
 in, out, other commands, long jumps) are listed under the drawing.
 """
 
@@ -92,7 +92,12 @@ def render_map(model: MapModel) -> str:
             _link(canvas, link, origins[link.a], offset)
         else:
             a, b = model.rooms[link.a].name, model.rooms[link.b].name
-            arrow = f" ({link.back} back)" if link.back else " (one-way)"
+            if link.back:
+                arrow = f" ({link.back} back)"
+            elif link.likely_back:
+                arrow = f" ({link.likely_back} back, likely)"
+            else:
+                arrow = " (one-way)" if link.one_way else ""
             listed.append(f"{a} --{link.direction}--> {b}{arrow}")
     for room in model.rooms.values():
         for direction in room.unexplored:

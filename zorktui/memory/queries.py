@@ -11,12 +11,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.engine.directions import COMMON, ORDER
+from zorktui.engine.directions import COMMON
 from zorktui.memory.graph import Memory
 from zorktui.memory.match import match_entities, match_rooms
 from zorktui.memory.mirror import EntityInfo
-from zorktui.memory.walks import shortest_walks
-from zorktui.memory.schema import AT, BLOCKED, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, state_id
+from zorktui.memory.schema import ACCEPTS, AT, BLOCKED, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, state_id
+from zorktui.memory.ways import WayMap, by_order, way_map
 
 _VALID = "f.valid_from <= $t AND f.valid_to > $t"
 
@@ -33,31 +33,51 @@ class Place:
         return {"id": self.id, "name": self.name}
 
 
+#: Kinds of :class:`Exit`: walked, the likely way back (not walked yet), or a way the valid actions hold.
+WALKED, BACK, ACCEPTED = "walked", "back", "accepted"
+
+
 @dataclass(frozen=True)
 class Exit:
-    """A way out of a room learned by moving (or a direction found blocked).
+    """A way out of a room: walked, likely back, or accepted by the game but not walked yet.
 
     Attributes:
         direction: Compass word, or the command for other movement.
-        to: Where it led (None for a blocked direction).
-        one_way: No way back has been seen.
+        to: Where it leads (None while nobody has walked it and it is not a way back).
+        one_way: Proven to have no way back: the opposite direction was
+            tried from the far side and led elsewhere or nowhere.
         since: Turn it was learned.
+        kind: ``walked``, ``back`` (the likely way back to where you came
+            from, not walked yet) or ``accepted`` (the valid actions hold it).
     """
 
     direction: str
     to: Place | None
     one_way: bool = False
     since: int = 0
+    kind: str = WALKED
 
     @property
     def command(self) -> str:
         """What to type to take this exit."""
         return self.direction
 
+    def note(self, arrow: str = "->") -> str:
+        """What is known of the way, after its direction: "-> Kitchen", "(back to Hall, likely)", "(not walked yet)"."""
+        if self.kind == BACK and self.to is not None:
+            return f"(back to {self.to.name}, likely)"
+        if self.to is None:
+            return "(not walked yet)"
+        return f"{arrow} {self.to.name}"
+
+    def text(self) -> str:
+        """The way as people read it: "north -> Kitchen", "south (back to Hall, likely)", "down (not walked yet)"."""
+        return f"{self.direction} {self.note()}{' (one-way)' if self.one_way else ''}"
+
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
         return {"direction": self.direction, "to": self.to.to_json() if self.to else None,
-                "one_way": self.one_way, "since": self.since}
+                "one_way": self.one_way, "since": self.since, "kind": self.kind}
 
 
 @dataclass(frozen=True)
@@ -138,6 +158,8 @@ def fact_sentence(subject: Place, relation: str, obj: Place, detail: str = "") -
         return f"{s}: {detail or '?'} leads to {o}"
     if relation == LEADS:
         return f"{s}: a way {detail or o} (not taken yet)"
+    if relation == ACCEPTS:
+        return f"{s}: the game takes {detail or o} as a way out"
     if relation == BLOCKED:
         return f"{s}: {detail or o} is blocked"
     if relation == IS:
@@ -147,15 +169,31 @@ def fact_sentence(subject: Place, relation: str, obj: Place, detail: str = "") -
 
 @dataclass
 class Unexplored:
-    """Directions from a room worth trying: mentioned by the game first, then plausible."""
+    """Directions from a room nobody has taken, best first.
+
+    Attributes:
+        room: The room.
+        accepted: Directions the valid actions hold, not walked yet.
+        mentioned: Directions the game's text points to, never tried (and not accepted).
+        plausible: The usual compass directions never tried (guesses).
+        back: The likely ways back (direction, room), left out of the lists above.
+    """
 
     room: Place
+    accepted: list[str] = field(default_factory=list)
     mentioned: list[str] = field(default_factory=list)
     plausible: list[str] = field(default_factory=list)
+    back: list[tuple[str, Place]] = field(default_factory=list)
+
+    @property
+    def ways(self) -> list[str]:
+        """Every direction in the order worth trying: accepted, mentioned, then guesses."""
+        return self.accepted + self.mentioned + self.plausible
 
     def to_json(self) -> dict[str, Any]:
         """JSON form."""
-        return {"room": self.room.to_json(), "mentioned": self.mentioned, "plausible": self.plausible}
+        return {"room": self.room.to_json(), "accepted": self.accepted, "mentioned": self.mentioned,
+                "plausible": self.plausible, "back": [{"direction": d, "to": p.to_json()} for d, p in self.back]}
 
 
 def turn_of(memory: Memory, as_of: int | None) -> int:
@@ -300,8 +338,17 @@ def all_exits(memory: Memory, as_of: int | None = None) -> list[tuple[str, str, 
     ]
 
 
+def _name(memory: Memory, rid: str, ways: WayMap) -> str:
+    known = memory.mirror.entities.get(rid)
+    return known.name if known is not None else ways.room(rid).name
+
+
 def exits(memory: Memory, room: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[Exit], list[str]]:
-    """Known exits from a room (one-way marked) and directions found blocked.
+    """Known ways out of a room and directions found blocked.
+
+    The ways are the exits walked (one-way only when proven), the likely way
+    back to each room that led here, and the directions the valid actions
+    hold that nobody has walked.
 
     Args:
         memory: The session memory.
@@ -309,65 +356,46 @@ def exits(memory: Memory, room: str | None = None, as_of: int | None = None) -> 
         as_of: The turn to ask at.
 
     Returns:
-        The room, its exits, and its blocked directions.
+        The room, its ways out (in compass order), and its blocked directions.
     """
     t = turn_of(memory, as_of)
     place = _room(memory, room, t)
     if place is None:
         return None, [], []
-    params = {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "t": t}
-    rows = memory.store.rows(
-        f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked] AND f.source = 'engine' AND {_VALID}"
-        " RETURN f.relation, f.detail, b.id, b.name, f.valid_from",
-        params,
-    )
-    # Anchored on the room both ways: Kuzu keeps backward adjacency lists too.
-    back = {a for (a,) in memory.store.rows(
-        f"MATCH (a:Entity)-[f:Fact]->(b:Entity {{id: $id}}) WHERE f.relation = $exit AND f.source = 'engine' AND {_VALID} RETURN a.id",
-        {"id": place.id, "exit": EXIT, "t": t},
-    )}
-    found: list[Exit] = []
-    blocked: list[str] = []
-    for relation, detail, bid, bname, since in rows:
-        if relation == EXIT:
-            found.append(Exit(detail, Place(bid, bname), one_way=bid not in back, since=int(since)))
-        else:
-            blocked.append(detail)
-    rank = {d: i for i, d in enumerate(ORDER)}
-    found.sort(key=lambda e: (rank.get(e.direction, len(rank)), e.direction))
-    blocked.sort(key=lambda d: rank.get(d, len(rank)))
-    return place, found, blocked
+    ways = way_map(memory, t)
+    here = ways.room(place.id)
+    found = [Exit(d, Place(b, _name(memory, b, ways)), one_way=ways.one_way(place.id, d, b),
+                  since=here.since.get(d, 0)) for d, b in here.exits.items()]
+    found += [Exit(d, Place(b, _name(memory, b, ways)), kind=BACK) for d, b in here.back.items()]
+    found += [Exit(d, None, kind=ACCEPTED) for d in here.accepted if d not in here.exits and d not in here.back]
+    order = {d: i for i, d in enumerate(by_order(e.direction for e in found))}
+    found.sort(key=lambda e: order[e.direction])
+    return place, found, by_order(here.blocked)
 
 
 def unexplored(memory: Memory, room: str | None = None, as_of: int | None = None) -> Unexplored | None:
-    """Directions from a room never tried: those the game mentioned first, then the usual compass ones."""
+    """Directions from a room nobody has taken: those the valid actions hold first, then
+    those the game's text points to, then the usual compass ones; the likely way back apart."""
     t = turn_of(memory, as_of)
     place = _room(memory, room, t)
     if place is None:
         return None
-    rows = memory.store.rows(
-        "MATCH (a:Entity {id: $id})-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads] AND f.source = 'engine'"
-        " AND f.valid_from <= $t RETURN f.relation, f.detail, f.valid_to > $t",
-        {"id": place.id, "exit": EXIT, "blocked": BLOCKED, "leads": LEADS, "t": t},
-    )
-    tried = {detail for relation, detail, _ in rows if relation in (EXIT, BLOCKED)}
-    hinted = [detail for relation, detail, holds in rows if relation == LEADS and holds]
-    rank = {d: i for i, d in enumerate(ORDER)}
-    mentioned = sorted({d for d in hinted if d not in tried}, key=lambda d: rank.get(d, 99))
-    plausible = [d for d in COMMON if d not in tried and d not in mentioned]
-    return Unexplored(place, mentioned, plausible)
-
-
-def _exit_graph(memory: Memory, t: int) -> dict[str, list[tuple[str, str]]]:
-    """Room id -> (direction, room id) for every exit known at turn ``t``."""
-    graph: dict[str, list[tuple[str, str]]] = {}
-    for a, direction, b, _ in all_exits(memory, t):
-        graph.setdefault(a, []).append((direction, b))
-    return graph
+    ways = way_map(memory, t)
+    here = ways.room(place.id)
+    accepted = [d for d in by_order(here.accepted) if d not in here.exits and d not in here.back]
+    mentioned = [d for d in here.open_ways() if d not in accepted]
+    taken = here.tried | set(here.exits) | set(here.back) | set(accepted) | set(mentioned)
+    plausible = [d for d in COMMON if d not in taken]
+    back = [(d, Place(b, _name(memory, b, ways))) for d, b in here.back.items()]
+    return Unexplored(place, accepted, mentioned, plausible, back)
 
 
 def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[str] | None]:
-    """The shortest walk over learned exits, as commands (AriGraph's "go to").
+    """The cheapest walk to a room, as commands (AriGraph's "go to").
+
+    It goes over walked exits and the likely ways back of walked passages
+    (a passage walked one way is taken back the opposite way unless that was
+    tried and failed), preferring walked exits.
 
     Returns:
         The target room (None if unknown) and the commands (None if no known
@@ -381,8 +409,17 @@ def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | 
     origin = _room(memory, start, t)
     if origin is None:
         return goal, None
-    walk = shortest_walks(_exit_graph(memory, t), origin.id).get(goal.id)
+    walk = way_map(memory, t).walks(origin.id).get(goal.id)
     return goal, list(walk) if walk is not None else None
+
+
+def likely_steps(memory: Memory, steps: list[str], as_of: int | None = None) -> list[int]:
+    """Which steps (by index) of a walk from the player's room take a likely way back nobody has walked."""
+    t = turn_of(memory, as_of)
+    origin = _room_at(memory, t)
+    if origin is None:
+        return []
+    return way_map(memory, t).likely_steps(origin.id, tuple(steps))
 
 
 def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5) -> tuple[list[str], list[EpisodeHit]]:
@@ -490,15 +527,15 @@ def walks(memory: Memory, as_of: int | None = None) -> dict[str, tuple[str, ...]
     origin = _room_at(memory, t)
     if origin is None:
         return {}
-    return shortest_walks(_exit_graph(memory, t), origin.id)
+    return way_map(memory, t).walks(origin.id)
 
 
 def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8,
               paths: dict[str, tuple[str, ...]] | None = None) -> list[Frontier]:
-    """Rooms with mentioned, untried exits, nearest first (AriGraph's unexplored-exit search).
+    """Rooms with ways nobody has taken (accepted or mentioned), nearest first (AriGraph's unexplored-exit search).
 
-    Only rooms reachable over learned exits from the player's room count; two
-    queries in all, whatever the size of the map.
+    Only rooms reachable over known ways from the player's room count; the
+    likely way back from a room is not one of its untaken ways.
 
     Args:
         memory: The memory.
@@ -510,30 +547,14 @@ def frontiers(memory: Memory, as_of: int | None = None, limit: int = 8,
     origin = _room_at(memory, t)
     if origin is None:
         return []
-    rows = memory.store.rows(
-        "MATCH (a:Entity)-[f:Fact]->(b:Entity) WHERE f.relation IN [$exit, $blocked, $leads] AND f.source = 'engine'"
-        " AND f.valid_from <= $t AND a.kind = 'room' RETURN a.id, a.name, f.relation, f.detail, f.valid_to > $t",
-        {"exit": EXIT, "blocked": BLOCKED, "leads": LEADS, "t": t},
-    )
-    names: dict[str, str] = {}
-    tried: dict[str, set[str]] = {}
-    hinted: dict[str, set[str]] = {}
-    for rid, rname, relation, detail, holds in rows:
-        names[rid] = rname
-        if relation == LEADS:
-            if holds:
-                hinted.setdefault(rid, set()).add(detail)
-        else:
-            tried.setdefault(rid, set()).add(detail)
+    ways = way_map(memory, t)
     if paths is None:
-        paths = shortest_walks(_exit_graph(memory, t), origin.id)
-    rank = {d: i for i, d in enumerate(ORDER)}
+        paths = ways.walks(origin.id)
     found: list[Frontier] = []
     for rid, path in sorted(paths.items(), key=lambda kv: len(kv[1])):
-        open_ways = sorted(hinted.get(rid, set()) - tried.get(rid, set()), key=lambda d: rank.get(d, 99))
+        open_ways = ways.room(rid).open_ways()
         if open_ways:
-            name = names.get(rid) or (origin.name if rid == origin.id else rid)
-            found.append(Frontier(Place(rid, name), tuple(open_ways), path))
+            found.append(Frontier(Place(rid, _name(memory, rid, ways)), tuple(open_ways), path))
         if len(found) >= limit:
             break
     return found

@@ -18,9 +18,9 @@ HELP = """Questions the memory answers (add --as-of TURN to ask about an earlier
   where am i                      the room you are in
   what do i have                  your inventory
   where is THING                  e.g. "where is the lamp" (the game's own words work)
-  exits from ROOM                 known exits, one-way ones marked ("exits" = here)
-  unexplored exits from ROOM      directions never tried ("unexplored" = here)
-  path to ROOM                    the commands that walk there over known exits
+  exits from ROOM                 ways out: walked, the likely way back, ones the game accepts ("exits" = here)
+  unexplored exits from ROOM      ways nobody has taken, best first ("unexplored" = here)
+  path to ROOM                    the commands that walk there over known ways
   what happened with THING        past turns about it, most relevant first
   search WORD                     facts mentioning a word
   rooms                           rooms visited so far"""
@@ -81,8 +81,7 @@ def _exits(memory: Memory, room: str, t: int) -> tuple[str, Any]:
     place, found, blocked = q.exits(memory, room or None, t)
     if place is None:
         return f"No room called {room!r} is known.", None
-    parts = [f"{e.direction} -> {e.to.name if e.to else '?'}{' (one-way)' if e.one_way else ''}" for e in found]
-    text = f"{place.name}: " + ("; ".join(parts) if parts else "no exits known yet")
+    text = f"{place.name}: " + ("; ".join(e.text() for e in found) if found else "no ways out known yet")
     if blocked:
         text += f"\nblocked: {', '.join(blocked)}"
     return text, {"room": place.to_json(), "exits": [e.to_json() for e in found], "blocked": blocked}
@@ -93,9 +92,13 @@ def _unexplored(memory: Memory, room: str, t: int) -> tuple[str, Any]:
     if found is None:
         return f"No room called {room!r} is known.", None
     lines = [f"{found.room.name}:"]
+    if found.accepted:
+        lines.append("  the game accepts, not walked yet: " + ", ".join(found.accepted))
     if found.mentioned:
-        lines.append("  mentioned, never tried: " + ", ".join(found.mentioned))
+        lines.append("  the text points to, never tried: " + ", ".join(found.mentioned))
     lines.append("  never tried: " + (", ".join(found.plausible) if found.plausible else "none"))
+    for direction, to in found.back:
+        lines.append(f"  way back: {direction} (to {to.name}, likely)")
     return "\n".join(lines), found.to_json()
 
 
@@ -104,11 +107,17 @@ def _path(memory: Memory, room: str, t: int) -> tuple[str, Any]:
     if goal is None:
         return f"No room called {room!r} is known.", None
     if steps is None:
-        return (f"No way to {goal.name} is known from here yet (exits are learned by walking them).",
+        return (f"No way to {goal.name} is known from here yet (ways are learned by walking them).",
                 {"room": goal.to_json(), "commands": None})
     if not steps:
         return f"You are in {goal.name}.", {"room": goal.to_json(), "commands": []}
-    return f"To {goal.name}: " + ", ".join(steps), {"room": goal.to_json(), "commands": steps}
+    likely = q.likely_steps(memory, steps, t)
+    text = f"To {goal.name}: " + ", ".join(steps)
+    if likely:
+        numbers = ", ".join(str(i + 1) for i in likely)
+        text += (f"\n(likely: step{'s' if len(likely) > 1 else ''} {numbers} go{'' if len(likely) > 1 else 'es'}"
+                 " back along a passage walked only the other way)")
+    return text, {"room": goal.to_json(), "commands": steps, "likely_steps": likely}
 
 
 def _history(memory: Memory, what: str, t: int) -> tuple[str, Any]:

@@ -22,9 +22,10 @@ OPEN = 1 << 62
 PLAYER = "player"
 
 #: Relations the engine writes; anything else comes from LLM extraction.
-#: ``leads`` is a direction out of a room the game mentioned (or accepts) but
-#: nobody has taken yet.
-AT, HAS, IN, EXIT, BLOCKED, IS, LEADS = "at", "has", "in", "exit", "blocked", "is", "leads"
+#: ``leads`` is a direction out of a room the game's text points to that nobody
+#: has taken yet; ``accepts`` a direction among the valid actions of the
+#: latest state seen in the room that nobody has walked yet.
+AT, HAS, IN, EXIT, BLOCKED, IS, LEADS, ACCEPTS = "at", "has", "in", "exit", "blocked", "is", "leads", "accepts"
 
 #: Where a fact came from.
 ENGINE, LLM = "engine", "llm"

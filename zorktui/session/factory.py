@@ -144,7 +144,10 @@ def build_session(options: SessionOptions) -> Built:
                                        llm=llm if options.llm_extract else None,
                                        resume=resumed.header if resumed is not None else None)
             if resumed is None:
-                recorder.opening(game.opening, extra=valid_actions_fields(game) if options.valid_actions else None)
+                extra = valid_actions_fields(game) if options.valid_actions else None
+                # The memory reads the opening's ways out from the same Turn the record is made of.
+                opening = replace(game.opening, valid_actions=tuple(extra["valid_actions"])) if extra else game.opening
+                recorder.opening(opening, extra=extra)
             else:
                 warnings.append(f"resumed {options.session} at turn {game.current.turn}")
         scratch = None

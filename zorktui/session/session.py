@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -145,6 +145,8 @@ class Session:
         self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
         self._lock = threading.RLock()
         self._search = ActionSearch(game, self._lock)
+        # (turn, state hash) whose valid actions the memory last learned ways out from.
+        self._ways_learned: tuple[int, str] | None = None
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
         self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
@@ -262,6 +264,9 @@ class Session:
             turn = self.game.step(command)
             extra = self._decided(fate)
             extra.update(self.valid_extra())
+            if "valid_actions" in extra:
+                # Found for the record: the memory reads them from the same Turn (its ways out).
+                turn = replace(turn, valid_actions=tuple(extra["valid_actions"]))
             if self.recorder is not None:
                 record = self.recorder.turn(turn, actor=actor, extra=extra)
             else:
@@ -449,10 +454,28 @@ class Session:
     def valid_actions(self) -> tuple[str, ...]:
         """The valid actions of the current state, searched without holding up play.
 
+        The memory learns the ways out they hold, if play is still in that state.
+
         Raises:
             RuntimeError: The session is closed.
         """
-        return self._search.current()
+        actions = self._search.current()
+        with self._lock:
+            if not self.closed and self.game.valid_actions_cached() == actions:
+                self._learn_ways(self.current, actions)
+        return actions
+
+    def _learn_ways(self, turn: Turn, actions: tuple[str, ...]) -> None:
+        """Hand the memory a turn's valid actions once (the search runs after the turn was ingested).
+
+        Call with the game lock held.
+        """
+        if self.memory is None or turn.valid_actions is not None or turn.done:
+            return
+        key = (turn.turn, turn.state_hash)
+        if key != self._ways_learned:
+            self._ways_learned = key
+            self.memory.learn_valid_actions(replace(turn, valid_actions=actions))
 
     def situation(self, view: MapView | None = None) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).
@@ -467,14 +490,16 @@ class Session:
             if self.closed:
                 raise RuntimeError("the session is closed")
             turn = self.current
+            # Found beforehand off the lock where it matters (see _think); searched here only on a miss.
+            actions = self.game.valid_actions() if not turn.done else ()
+            self._learn_ways(turn, actions)
             report = guards.inspect(self.log)
             feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
             notes = self.subagents.notes.lines(turn.location.id if turn.location else 0) if self.subagents else []
             return Situation(
                 turn=turn,
                 log=self.log,
-                # Found beforehand off the lock where it matters (see _think); here only on a miss.
-                valid_actions=self.game.valid_actions() if not turn.done else (),
+                valid_actions=actions,
                 map=view if view is not None else map_view(self.memory),
                 guards=report,
                 objective=self.objective,
@@ -499,7 +524,7 @@ class Session:
         proposal: Proposal | None = None
         try:
             try:
-                self._search.current()  # off the game lock: the person may play meanwhile
+                self.valid_actions()  # off the game lock: the person may play meanwhile
             except RuntimeError:
                 return None  # closed while it searched
             try:

@@ -490,6 +490,7 @@ class ZorkApp(App[None]):
     def on_actions_ready(self, message: ActionsReady) -> None:
         if message.turn == self.session.current.turn and not self._quitting:
             self.query_one(CommandLine).completer.set_actions(message.actions)
+            self.refresh_panels()  # the memory has learned the ways out the valid actions hold
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """The one place worker failures are reported."""

@@ -19,8 +19,10 @@ class RoomInfo:
     Attributes:
         room: The room's name ("" when unknown).
         dark: The room is dark.
-        exits: Known exits as (direction, where it leads, one-way).
-        unexplored: Directions the game mentioned that nobody tried.
+        exits: Known ways out as (direction, what is known of it: "→ Kitchen",
+            "(back to Hall, likely)", "(not walked yet)", one-way proven).
+        unexplored: Ways nobody has taken that the game's text points to
+            (those the game accepts are among the exits).
         blocked: Directions tried that went nowhere.
         objects: Things here (nested ones as "x (in y)" or "x (on y)").
         inventory: Things carried.
@@ -65,12 +67,11 @@ def room_info(session: Any) -> RoomInfo:
         from zorktui.memory import queries
 
         _, found, blocked = queries.exits(memory)
-        info.exits = [(e.direction, e.to.name if e.to else "?", e.one_way) for e in found]
+        info.exits = [(e.direction, e.note(arrow="→"), e.one_way) for e in found]
         info.blocked = list(blocked)
         open_ways = queries.unexplored(memory)
         if open_ways is not None:
-            known = {e[0] for e in info.exits} | set(info.blocked)
-            info.unexplored = [d for d in open_ways.mentioned if d not in known]
+            info.unexplored = list(open_ways.mentioned)
     return info
 
 
@@ -86,7 +87,7 @@ def render_room(info: RoomInfo, accent: str = "yellow", warning: str = "magenta"
         if i:
             exits.append(", ")
         exits.append(direction, style="bold")
-        exits.append(f" → {clean_text(to)}")
+        exits.append(f" {clean_text(to)}")
         if one_way:
             exits.append(" (one-way)", style=warning)
     rows.append(("Exits", exits if info.exits else Text("none known yet", style="dim")))
