@@ -16,7 +16,7 @@ from zorktui.engine.darkness import DarknessByLook
 from zorktui.engine.errors import GameError
 from zorktui.engine.facts import FactReader, Place
 from zorktui.engine.fingerprint import Fingerprinter
-from zorktui.engine.holders import Holders, library_attributes
+from zorktui.engine.holders import Holders, SurfacesFromText, library_attributes
 from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.naming import object_word
 from zorktui.engine.noise import noise_globals
@@ -94,6 +94,7 @@ class Game:
         layout = library_attributes(self.zm, player)
         #: On, in or held, and shut away, where the story's library says (None: not known).
         self.holders = Holders(self.zm, layout, player) if layout is not None else None
+        self.surfaces = SurfacesFromText()
         self.current = self._make_turn(0, None, raw, previous=None)
         self.opening = self.current
         if not self.story.title:
@@ -161,6 +162,8 @@ class Game:
         visible = self._in_sight(facts.visible(place.room), place, inventory) if place and not place.dark else ()
         if self.holders is not None and visible:
             visible = self.holders.place(visible, place.room)
+        elif visible:
+            visible = self.surfaces.place(visible, place.room, parts.narrative)
         done, victory, dead = ending_in(parts.narrative)
         if self.vm.supported:
             won, over = self.vm.bound_ending()
@@ -267,6 +270,7 @@ class Game:
         other.fingerprint = self.fingerprint
         other.sight = Sight(other.zm)  # its own: a planner asks from another thread
         other.holders = Holders(other.zm, self.holders.layout, self.holders.player) if self.holders else None
+        other.surfaces = self.surfaces
         other._max_score = self._max_score
         other._darkness = self._darkness.copy_for(other.vm, other.zm, other.facts)
         other.opening = self.opening

@@ -9,11 +9,13 @@ either has them at the same numbers, which are checked on the story's own
 player object (a person, see-through, neither box nor surface) before they
 are trusted. Stories of other libraries (ZIL games number their flags as
 each game declares them) get no answer here: their shut boxes are left to
-:mod:`zorktui.engine.sight`, and every holder reads "in".
+:mod:`zorktui.engine.sight`, and a holder reads "on" once the game's text has
+put something on it (:class:`SurfacesFromText`), else "in".
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from zorktui.engine.turn import ObjectRef
@@ -107,3 +109,41 @@ class Holders:
                 return None
             holder, depth = objects.parent(holder), depth + 1
         return relation
+
+
+class SurfacesFromText:
+    """Holders the game's own text has put things on ("On the table is a brown sack"), where the library is unknown.
+
+    A ZIL game numbers its surface flag as it declares it, so nothing in the
+    object table says which holders are surfaces; but the game says so when it
+    describes what lies on one. A holder named after "on" in a reply ("on the
+    table", for the kitchen table) is a surface from then on.
+    """
+
+    def __init__(self) -> None:
+        #: Holders the text has shown things on (shared with the game's forks).
+        self.surfaces: set[int] = set()
+
+    def place(self, visible: tuple[ObjectRef, ...], room: int, text: str) -> tuple[ObjectRef, ...]:
+        """``visible`` with "on" set for things on a holder the text has named as a surface."""
+        names = {ref.id: ref.name for ref in visible}
+        said = " ".join(text.lower().split())
+        out = []
+        for ref in visible:
+            holder = names.get(ref.parent) if ref.parent and ref.parent != room else None
+            if holder is None:
+                out.append(ref)
+                continue
+            if ref.parent not in self.surfaces and _said_on(said, holder):
+                self.surfaces.add(ref.parent)
+            out.append(ObjectRef(ref.id, ref.name, ref.parent, ON) if ref.parent in self.surfaces else ref)
+        return tuple(out)
+
+
+def _said_on(text: str, holder: str) -> bool:
+    """Whether ``text`` (lower case, single spaces) puts something on ``holder`` ("on the table", "on a kitchen table")."""
+    words = holder.lower().split()
+    if not words:
+        return False
+    noun = re.escape(words[-1])
+    return re.search(rf"\bon (?:the |a |an |top of the )?(?:[a-z-]+ )?{noun}\b", text) is not None
