@@ -4,16 +4,22 @@ Runs ``zorktui play`` in a real pseudo-terminal (as a person's terminal
 would), reads what it draws, and prints medians measured in one run:
 
 - cold start: from launching the process to the first frame that shows the
-  story's opening text (a fresh Python each time, so imports count);
+  story's opening room (a fresh Python each time, so imports count);
 - keypress to transcript: from writing a command and Enter to the pty until
   its echo and the game's answer are on screen (in the same running app),
   with no agent (human mode) and with the offline explorer proposing (co-play);
+- the same, typed the moment the answer to a world-changing command shows
+  (from the walkthrough, or ``--commands``), while that new state's valid
+  actions are being searched;
 - the same latency in-process through Textual's Pilot (headless), which
   leaves out the terminal and shows what the app itself costs.
 
-    python scripts/bench_ui.py [--starts N] [--keys N]
+    python scripts/bench_ui.py [STORY --commands FILE] [--starts N] [--keys N] [--against REV]
 
-Each launch uses a fresh temporary home (ZORKTUI_HOME) and session folder.
+``--against REV`` times the package of an earlier git revision too, its runs
+alternating with this checkout's, and prints the ratio of the medians (a
+busy machine weighs on both alike). Each launch uses a fresh temporary home
+(ZORKTUI_HOME) and session folder.
 """
 
 from __future__ import annotations
@@ -49,20 +55,21 @@ class Terminal:
     """``zorktui play`` in a pseudo-terminal of a fixed size."""
 
     def __init__(self, home: Path, cols: int = 120, rows: int = 36, mode: str = "coplay",
-                 story: str | None = None) -> None:
+                 story: str | None = None, root: Path = ROOT) -> None:
         master, slave = pty.openpty()
         import fcntl
         import struct
         import termios
 
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(os.environ, ZORKTUI_HOME=str(home), TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
+        env = dict(os.environ, ZORKTUI_HOME=str(home), TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows),
+                   PYTHONPATH=str(root))
         env.pop("OPENAI_API_KEY", None)
         self.started = time.perf_counter()
         argv = [sys.executable, "-m", "zorktui", "play", *([story] if story else []),
                 "--session", str(home / "session"), "--mode", mode]
         self.proc = subprocess.Popen(argv,
-                                     stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                     stdin=slave, stdout=slave, stderr=slave, env=env, cwd=root,
                                      start_new_session=True)
         os.close(slave)
         self.master = master
@@ -138,12 +145,12 @@ def load_story(path: str | None, commands: str | None) -> Story:
     return Story(path, opening, moves)
 
 
-def cold_starts(n: int, story: Story) -> list[float]:
+def cold_starts(n: int, story: Story, root: Path = ROOT) -> list[float]:
     """Seconds from launch to the first frame with the story's opening text."""
     out = []
     for _ in range(n):
         home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
-        term = Terminal(home, story=story.path)
+        term = Terminal(home, story=story.path, root=root)
         try:
             out.append(term.wait_for(story.opening) - term.started)
         finally:
@@ -152,7 +159,7 @@ def cold_starts(n: int, story: Story) -> list[float]:
     return out
 
 
-def pty_latencies(n: int, mode: str, story: Story, searching: bool = False) -> list[float]:
+def pty_latencies(n: int, mode: str, story: Story, searching: bool = False, root: Path = ROOT) -> list[float]:
     """Seconds from a typed command's Enter to its answer on screen, in one running app.
 
     Settled (``searching`` false): each probe is typed once the panels have
@@ -162,7 +169,7 @@ def pty_latencies(n: int, mode: str, story: Story, searching: bool = False) -> l
     co-play the agent thinks then; in human mode the completer asks for them).
     """
     home = Path(tempfile.mkdtemp(prefix="zorktui-bench-"))
-    term = Terminal(home, mode=mode, story=story.path)
+    term = Terminal(home, mode=mode, story=story.path, root=root)
     out = []
     moves = iter(story.moves)
     try:
@@ -226,9 +233,43 @@ def pilot_latencies(n: int) -> list[float]:
 
 
 def describe(name: str, values: list[float]) -> None:
-    """One line: median, min and max in milliseconds."""
+    """One line: median, 90th percentile, min and max in milliseconds."""
     ms = sorted(v * 1000 for v in values)
-    print(f"{name:<36} median {statistics.median(ms):8.1f} ms   min {ms[0]:7.1f}   max {ms[-1]:7.1f}   (n={len(ms)})")
+    p90 = ms[min(len(ms) - 1, int(len(ms) * 0.9))]
+    print(f"{name:<58} median {statistics.median(ms):7.1f} ms   p90 {p90:7.1f}   min {ms[0]:7.1f}   "
+          f"max {ms[-1]:7.1f}   (n={len(ms)})")
+
+
+def checkout(revision: str) -> Path:
+    """The package as it was at a git revision, unpacked into a temporary folder (removed at exit)."""
+    import atexit
+    import io
+    import tarfile
+
+    archive = subprocess.run(["git", "archive", revision, "zorktui"], cwd=ROOT, check=True, capture_output=True).stdout
+    folder = Path(tempfile.mkdtemp(prefix="bench-ui-"))
+    atexit.register(shutil.rmtree, folder, True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def interleaved(roots: dict[str, Path], rounds: int, measure) -> dict[str, list[float]]:  # noqa: ANN001 - root -> list
+    """Run ``measure(root)`` for each checkout in turn, ``rounds`` times: a noisy machine weighs on both alike."""
+    out: dict[str, list[float]] = {name: [] for name in roots}
+    for _ in range(rounds):
+        for name, root in roots.items():
+            out[name] += measure(root)
+    return out
+
+
+def report(title: str, results: dict[str, list[float]]) -> None:
+    """One line a checkout; with two, the ratio of their medians (this one over the other)."""
+    for name, values in results.items():
+        describe(f"{title}{'' if len(results) == 1 else f' [{name}]'}", values)
+    if len(results) == 2:
+        (_, before), (_, after) = results.items()
+        print(f"{'':<58} ratio of medians {statistics.median(after) / statistics.median(before):.2f}")
 
 
 def main() -> None:
@@ -239,23 +280,29 @@ def main() -> None:
                                            "searching (default: the bundled game's walkthrough)")
     parser.add_argument("--starts", type=int, default=5, help="cold starts to time")
     parser.add_argument("--keys", type=int, default=15, help="commands to time")
+    parser.add_argument("--against", metavar="REV", help="also time the package of this git revision, runs "
+                                                         "alternating with this checkout's, and print the ratios")
     parser.add_argument("--no-pilot", action="store_true", help="leave out the in-process Pilot measure")
     args = parser.parse_args()
     story = load_story(args.story, args.commands)
     print(f"story: {args.story or BUNDLED.name} (opening room {story.opening!r})")
-    starts = cold_starts(args.starts, story)
-    describe("cold start to story text (pty)", starts)
-    typed = pty_latencies(args.keys, "human", story)
-    describe("keypress to transcript (pty, human)", typed)
-    describe("keypress to transcript (pty, coplay)", pty_latencies(args.keys, "coplay", story))
+    roots = {args.against: checkout(args.against), "this checkout": ROOT} if args.against else {"this checkout": ROOT}
+    rounds = 3 if args.against else 1
+    keys = max(1, args.keys // rounds)
+    report("cold start to story text (pty)",
+           interleaved(roots, args.starts, lambda root: cold_starts(1, story, root)))
+    report("keypress to transcript (pty, human)",
+           interleaved(roots, rounds, lambda root: pty_latencies(keys, "human", story, root=root)))
+    report("keypress to transcript (pty, coplay)",
+           interleaved(roots, rounds, lambda root: pty_latencies(keys, "coplay", story, root=root)))
     if story.moves:
-        describe("same, while a search runs (human)", pty_latencies(args.keys, "human", story, searching=True))
-        describe("same, while a search runs (coplay)", pty_latencies(args.keys, "coplay", story, searching=True))
-    if not args.no_pilot and not args.story:
+        report("same, while a search runs (human)",
+               interleaved(roots, rounds, lambda root: pty_latencies(keys, "human", story, True, root)))
+        report("same, while a search runs (coplay)",
+               interleaved(roots, rounds, lambda root: pty_latencies(keys, "coplay", story, True, root)))
+    if not args.no_pilot and not args.story and not args.against:
         piloted = pilot_latencies(args.keys)
         describe("keypress to transcript (Pilot)", piloted)
-        print(f"terminal overhead: pty median / Pilot median = "
-              f"{statistics.median(typed) / statistics.median(piloted):.2f}x")
 
 
 if __name__ == "__main__":
