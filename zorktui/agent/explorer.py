@@ -116,9 +116,15 @@ class Explorer:
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
         if situation.turn.dark:
-            for a in untried:
+            for a in valid:  # lit here before or not: the light is out now
                 if normal(a).startswith(_LIGHT):
                     return idea(a, "It is dark here: light what can be lit.", "see where you are")
+        # What was carried once and is within reach again (dropped by a death, lost in the water)
+        # comes back first, tried here or not: a light left behind sends every later step into the dark.
+        for a in valid:
+            thing = _taken_thing(a)
+            if thing and any(_same_thing(thing, had) for had in log.carried_once()):
+                return idea(a, f"Pick up the {thing} again: it was carried before.", "collect useful things")
         for a in untried:
             if normal(a).startswith(_TAKE):
                 return idea(a, "Pick up what can be carried.", "collect useful things")
@@ -209,3 +215,18 @@ class Explorer:
             choice = min(leftovers, key=lambda a: (direction_of(a) in back, counts.get(normal(a), 0), a))
             return idea(choice, "Everything obvious was tried; the least-tried action.", "get unstuck")
         return idea("look", "Nothing else to try: look around again.", "get unstuck")
+
+
+def _taken_thing(command: str) -> str | None:
+    """The thing a take command names ("lamp" of "take lamp", "key" of "take key from box"), else None."""
+    said = normal(command)
+    for verb in _TAKE:
+        if said.startswith(verb):
+            return said[len(verb):].split(" from ")[0].strip() or None
+    return None
+
+
+def _same_thing(named: str, carried: str) -> bool:
+    """Whether a command's name for a thing and a carried thing's printed name are the same thing."""
+    carried = carried.lower()
+    return named == carried or carried.endswith(" " + named) or named.endswith(" " + carried)

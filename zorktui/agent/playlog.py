@@ -191,6 +191,10 @@ class PlayLog:
             n += 1
         return n
 
+    def carried_once(self) -> set[str]:
+        """Names of everything the player has picked up at some point in this line of play."""
+        return {name for c in self.consequences for name in c.gained}
+
     def rooms_seen(self) -> dict[int, str]:
         """Rooms visited on this line, by id."""
         return {t.location.id: t.location.name for t in self.turns if t.location}
