@@ -7,7 +7,7 @@ from typing import Any
 from paths import BUNDLED
 
 from zorktui.agent.explorer import Explorer
-from zorktui.agent.playlog import PlayLog
+from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.situation import MapView, Situation
 from zorktui.engine.game import Game
 from zorktui.session.factory import SessionOptions, build_session
@@ -106,5 +106,21 @@ def test_it_never_puts_out_a_light_nor_toggles_one_again() -> None:
         log.add(game.step("east"))
         spent = Situation(turn=log.current, log=log, valid_actions=("switch lantern", "west"), map=MapView(exit_directions=["west"]))
         assert Explorer().suggest(spent).command != "switch lantern"
+    finally:
+        game.close()
+
+
+def test_what_was_carried_and_dropped_is_picked_up_again_where_it_was_tried_before() -> None:
+    # The bundled game: the flask is taken and dropped again on the landing stage (as a death
+    # scatters what was carried): "take flask" was tried there, yet it comes first again.
+    game = Game(BUNDLED)
+    try:
+        log = PlayLog(game.opening)
+        for command in ["take flask", "drop flask"]:
+            log.add(game.step(command))
+        situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions(), map=MapView())
+        idea = Explorer().suggest(situation)
+        assert normal(idea.command).startswith("take") and ("flask" in idea.command or "tea" in idea.command), idea
+        assert "again" in idea.reflection
     finally:
         game.close()
