@@ -460,8 +460,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
     options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), agent)
     options.baseline = baseline
-    # The story loads (mostly the interpreter, in C) on a thread while Textual is imported here:
-    # the first frame comes a fifth of a second sooner.
+    # The story loads on a thread while Textual is imported here: its interpreter and the memory's
+    # database run in C and let go of Python's lock, so the two overlap (the imports, Python on both
+    # sides, do not: see docs/ui.md, "Measured").
     from concurrent.futures import ThreadPoolExecutor
 
     import zorktui.session.factory  # noqa: F401 - imported here first, so the two threads import nothing in common
