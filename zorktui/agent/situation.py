@@ -50,13 +50,14 @@ def map_view(memory: Any) -> MapView:
     if memory is None:
         return view
     from zorktui.memory import queries
+    from zorktui.memory.answers import BACK, WALKED
     from zorktui.memory.belief import belief_state
     from zorktui.memory.schema import object_number
 
     _, found, blocked = queries.exits(memory)
     view.exits = [e.text() for e in found]
-    view.exit_directions = [e.direction for e in found if e.kind == queries.WALKED]
-    view.back = [e.direction for e in found if e.kind == queries.BACK]
+    view.exit_directions = [e.direction for e in found if e.kind == WALKED]
+    view.back = [e.direction for e in found if e.kind == BACK]
     view.blocked = list(blocked)
     open_ways = queries.unexplored(memory)
     if open_ways is not None:
