@@ -1,0 +1,235 @@
+"""How the session thinks: the valid actions found beside the game, the situation gathered, the
+policy asked, safety, guards and the critic let refuse, and a fallback when they refuse too often.
+
+A mixin of :class:`zorktui.session.session.Session`, which holds the state it reads.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from dataclasses import replace
+from typing import Any
+
+from zorktui.agent import guards
+from zorktui.agent.playlog import normal
+from zorktui.agent.proposal import Idea, Proposal
+from zorktui.agent.safety import reserved_reason, safe_command
+from zorktui.agent.situation import MapView, Situation, map_view
+from zorktui.engine.directions import COMMON
+from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.turn import Turn
+from zorktui.session import events as ev
+
+
+#: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
+MAX_ATTEMPTS = 3
+#: Turns between objective refreshes.
+OBJECTIVE_EVERY = 25
+
+
+class Thinking:
+    """The proposal pipeline of a :class:`Session` (thinking thread, scripts, the autopilot)."""
+
+    def request_proposal(self) -> Future[Proposal | None]:
+        """Think about the current turn on the thinking thread; ProposalReady follows.
+
+        A request for a turn already being thought about is the same request.
+        """
+        with self._lock:
+            turn_no, epoch = self.current.turn, self._epoch
+            asked = self._asked
+            if asked is not None and asked[:2] == (turn_no, epoch) and not asked[2].done():
+                return asked[2]
+            future = self._thinker.submit(self._think_safely, turn_no, epoch)
+            self._asked = (turn_no, epoch, future)
+            return future
+
+    def propose(self) -> Proposal | None:
+        """Think about the current turn on this thread (scripts, tests and the autopilot)."""
+        return self._think_safely(self.current.turn)
+
+    def _think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None:
+        try:
+            return self._think(turn_no, self._epoch if epoch is None else epoch)
+        except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
+            self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
+            return None
+
+    def valid_actions(self) -> tuple[str, ...]:
+        """The valid actions of the current state, searched without holding up play.
+
+        The memory learns the ways out they hold, if play is still in that state.
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
+        actions = self._search.current()
+        with self._lock:
+            if not self.closed and self.game.valid_actions_cached() == actions:
+                self._learn_ways(self.current, actions)
+        return actions
+
+    def _learn_ways(self, turn: Turn, actions: tuple[str, ...]) -> None:
+        """Hand the memory a turn's valid actions once (the search runs after the turn was ingested).
+
+        Call with the game lock held.
+        """
+        if self.memory is None or turn.valid_actions is not None or turn.done:
+            return
+        key = (turn.turn, turn.state_hash)
+        if key != self._ways_learned:
+            self._ways_learned = key
+            self.memory.learn_valid_actions(replace(turn, valid_actions=actions))
+
+    def situation(self, view: MapView | None = None) -> Situation:
+        """Gather what a policy may look at now (valid actions, map, warnings, lessons).
+
+        Args:
+            view: The memory's map as read for this turn (None: read it now, under the game lock).
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
+        with self._lock:
+            if self.closed:
+                raise RuntimeError("the session is closed")
+            turn = self.current
+            # Found beforehand off the lock where it matters (see _think); searched here only on a miss.
+            actions = self.game.valid_actions() if not turn.done else ()
+            self._learn_ways(turn, actions)
+            report = guards.inspect(self.log)
+            feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
+            notes = self.subagents.notes.lines(turn.location.id if turn.location else 0) if self.subagents else []
+            return Situation(
+                turn=turn,
+                log=self.log,
+                valid_actions=actions,
+                map=view if view is not None else map_view(self.memory),
+                guards=report,
+                objective=self.objective,
+                feedback=feedback,
+                refused=[p.command for p, _ in self._rejected],
+                lessons=self.knowledge.for_prompt() if self.knowledge else [],
+                notes=notes,
+                max_score=self.game.max_score,
+                refresh_objective=turn.turn > 0 and turn.turn % OBJECTIVE_EVERY == 0,
+                state=self.game.state() if getattr(self.agent, "needs_state", False) else None,
+            )
+
+    def _gone(self, turn_no: int, epoch: int) -> bool:
+        """The turn a thought is for is no longer the current one (played on, or jumped)."""
+        return self.closed or self.current.turn != turn_no or self._epoch != epoch
+
+    def _think(self, turn_no: int, epoch: int) -> Proposal | None:
+        if self.agent is None or self._gone(turn_no, epoch) or self.current.done:
+            return None
+        start = time.perf_counter()
+        self._emit(ev.ThinkingStarted(turn_no))
+        proposal: Proposal | None = None
+        try:
+            try:
+                self.valid_actions()  # off the game lock: the person may play meanwhile
+            except RuntimeError:
+                return None  # closed while it searched
+            try:
+                view = map_view(self.memory)  # the memory has a lock of its own; the game's stays free
+            except ZorkTuiError:
+                if self.closed:
+                    return None  # the memory closed with the session while it was read
+                raise
+            if self.current.turn != turn_no:
+                return None
+            situation = self.situation(view)
+            if situation.turn.turn != turn_no:
+                return None
+            spent_tokens, spent_cost = 0, 0.0
+            if self.subagents is not None and self._notes_turn != turn_no:
+                self._notes_turn = turn_no
+                before = (self.subagents.notes.tokens, self.subagents.notes.cost)
+                self.subagents.after_turn(situation)
+                spent_tokens += self.subagents.notes.tokens - before[0]
+                spent_cost += self.subagents.notes.cost - before[1]
+                situation.notes = self.subagents.notes.lines(situation.room_id)
+            # The whole set of notes for this state, every time (an empty set clears the panel's).
+            self._emit(ev.Notes(tuple(dict.fromkeys([*situation.notes, *situation.guards.warnings]))))
+            judged = (self.llm_judge.tokens, self.llm_judge.cost) if self.llm_judge else (0, 0.0)
+            proposal = self._decide(situation, turn_no)
+            if proposal is None:
+                return None
+            if self.llm_judge is not None:
+                spent_tokens += self.llm_judge.tokens - judged[0]
+                spent_cost += self.llm_judge.cost - judged[1]
+            proposal.tokens += spent_tokens
+            proposal.cost += spent_cost
+            proposal.think_ms = (time.perf_counter() - start) * 1000
+            with self._lock:
+                if self._gone(turn_no, epoch):
+                    return None  # the person moved on, went back, or left while the agent thought
+                self._spend["think_ms"] += proposal.think_ms
+                self._spend["tokens"] += proposal.tokens
+                self._spend["cost"] += proposal.cost
+                if proposal.objective:
+                    self.objective = proposal.objective
+                self.pending = proposal
+            self._emit(ev.ProposalReady(proposal))
+            return proposal
+        finally:
+            self._emit(ev.ThinkingFinished(turn_no, (time.perf_counter() - start) * 1000))
+
+    def _decide(self, situation: Situation, turn_no: int) -> Proposal | None:
+        """Ask the policy, let safety, guards and the critic refuse, at most MAX_ATTEMPTS times."""
+        assert self.agent is not None
+        refused: list[dict[str, Any]] = []
+        tokens, cost, notes = 0, 0.0, []
+        last: Idea | None = None
+        for _ in range(MAX_ATTEMPTS):
+            idea = self.agent.suggest(situation)
+            tokens, cost = tokens + idea.tokens, cost + idea.cost
+            notes += idea.notes
+            last = idea
+            command = safe_command(idea.command)
+            why = reserved_reason(command) or guards.refuse_repeat(self.log, command)
+            verdict = None
+            if why is None and self.critic is not None:
+                with self._lock:
+                    if self.closed or self.current.turn != turn_no:
+                        return None
+                    verdict = self.critic.judge(command, situation)
+                self.last_verdict = verdict
+                self._emit(ev.CriticVerdict(verdict, turn_no))
+                # A policy that has played the consequences out on the emulator knows more than the
+                # critic's rules of thumb: for it the critic vetoes only what it saw end the game.
+                overrule = getattr(self.agent, "searches_consequences", False) and not verdict.fatal
+                if not verdict.accepted and not overrule:
+                    why = "critic: " + "; ".join(r for r in verdict.reasons if r) or "critic: scored too low"
+            if why is None:
+                return Proposal(command, idea.source, turn_no, idea.reflection, idea.objective, verdict, refused,
+                                tokens=tokens, cost=cost, notes=notes)
+            refused.append({"command": command, "by": "critic" if verdict else "guard", "reason": why})
+            situation.feedback.append(f"'{command}' was refused: {why}")
+            situation.refused.append(command)
+        return self._fallback(situation, turn_no, last, refused, tokens, cost, notes)
+
+    def _fallback(self, situation: Situation, turn_no: int, last: Idea | None, refused: list[dict[str, Any]],
+                  tokens: int, cost: float, notes: list[str]) -> Proposal | None:
+        """After refusals: the critic's best untried valid action, else any command the guards allow."""
+        exclude = {r["command"] for r in refused}
+        best = None
+        if self.critic is not None:
+            with self._lock:
+                if self.closed or self.current.turn != turn_no:
+                    return None
+                best = self.critic.best_untried(situation, exclude)
+        if best is not None and reserved_reason(best[0]) is None and guards.refuse_repeat(self.log, best[0]) is None:
+            command, verdict = best
+            self._emit(ev.CriticVerdict(verdict, turn_no))
+            notes.append(f"{len(refused)} proposals refused; playing the best untried valid action")
+            return Proposal(command, "critic", turn_no, last.reflection if last else "", last.objective if last else "",
+                            verdict, refused, tokens=tokens, cost=cost, notes=notes)
+        for command in list(situation.valid_actions or ()) + list(COMMON) + ["look"]:
+            if normal(command) not in {normal(c) for c in exclude} and guards.refuse_repeat(self.log, command) is None:
+                notes.append(f"{len(refused)} proposals refused; trying '{command}'")
+                return Proposal(command, "guard", turn_no, last.reflection if last else "", last.objective if last else "",
+                                None, refused, tokens=tokens, cost=cost, notes=notes)
+        return None
