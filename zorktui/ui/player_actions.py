@@ -1,0 +1,311 @@
+"""What the person does in the app: the command line, app commands (/undo, /save...) and key actions.
+
+A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
+the app's one job queue (:meth:`ZorkApp.submit_job`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import Input
+
+from zorktui.ui import commands as appcmd
+from zorktui.ui.widgets.agentpanel import AgentPanel
+from zorktui.ui.widgets.commandline import CommandLine
+from zorktui.ui.widgets.transcript import Transcript
+
+
+#: Autopilot delays the speed key cycles through (seconds between commands).
+SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
+#: Actions a human-baseline participant does not get (the inspector only when the study shows the memory).
+BASELINE_HIDDEN = frozenset({"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "inspector",
+                             "toggle_panel"})
+#: App commands a baseline participant does not get.
+BASELINE_COMMANDS_OFF = frozenset({"mode", "auto", "pause", "step", "speed", "reject", "memory", "map"})
+#: Panels the zoom key cycles through.
+ZOOM_ORDER = ("transcript", "room", "map", "agent")
+
+
+class PlayerActions:
+    """The command line, the app commands and the key bindings' actions."""
+
+    # ---------------------------------------------------------- command line
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not isinstance(event.input, CommandLine):
+            return
+        line = event.input
+        text = event.value.strip()
+        line.value = ""
+        line.remember(text)
+        try:
+            command = appcmd.parse(text)
+        except appcmd.CommandError as exc:
+            self.query_one(Transcript).error(str(exc))
+            return
+        if command is not None:
+            self.run_app_command(command)
+            return
+        if text.startswith("//"):
+            text = text[1:]
+        if not text:
+            if self._editing is not None:
+                self._editing = None
+                return
+            self.action_accept()
+            return
+        if self._editing is not None:
+            self._editing = None
+            self.submit_job(lambda: self.session.edit(text), label=text)
+        else:
+            self.submit_job(lambda: self.session.play(text, actor="human"), label=text)
+
+    def run_app_command(self, command: appcmd.AppCommand) -> None:
+        """Run an app command (they never reach the game)."""
+        s = self.session
+        name, arg = command.name, command.arg
+        try:
+            if self.baseline is not None and name in BASELINE_COMMANDS_OFF and not (
+                    name in ("memory", "map") and self.baseline.show_memory):
+                raise appcmd.CommandError(f"/{name} is not part of this study (you play alone)")
+            if name == "undo":
+                n = command.int_arg(1)
+                self.submit_job(lambda: s.undo(n) and None, label="/undo")
+            elif name == "save":
+                if not arg:
+                    raise appcmd.CommandError("/save needs a name, e.g. /save before-the-cellar")
+                self.submit_job(lambda: f"Saved checkpoint '{arg}' ({s.save(arg).name})", label="/save")
+            elif name == "restore":
+                if not arg:
+                    raise appcmd.CommandError("/restore needs a name (/saves lists them)")
+                self.submit_job(lambda: s.restore(arg) and None, label="/restore")
+            elif name == "saves":
+                self.submit_job(self._list_saves, label="/saves")
+            elif name == "restart":
+                self.submit_job(lambda: s.restart() and None, label="/restart")
+            elif name == "mode":
+                self._set_mode(arg)
+            elif name == "auto":
+                steps = command.int_arg(0, minimum=0) or None
+                self._start_autopilot(steps)
+            elif name == "pause":
+                self.action_pause()
+            elif name == "step":
+                self.action_step()
+            elif name == "speed":
+                try:
+                    delay = float(arg)
+                except ValueError:
+                    raise appcmd.CommandError("/speed takes seconds, e.g. /speed 0.5") from None
+                if delay < 0 or delay > 60:
+                    raise appcmd.CommandError("/speed takes 0 to 60 seconds")
+                self._set_delay(delay)
+            elif name == "reject":
+                self._reject(arg)
+            elif name == "memory":
+                self.action_inspector()
+            elif name == "map":
+                self._zoom_to(None if self._zoomed == "map" else "map")
+            elif name == "theme":
+                if arg not in self.available_themes:
+                    raise appcmd.CommandError(f"no theme {arg!r}; there are {', '.join(sorted(self.available_themes))}")
+                self.theme = arg
+            elif name == "help":
+                self.action_help()
+            elif name == "quit":
+                self.action_quit()
+        except appcmd.CommandError as exc:
+            self.query_one(Transcript).error(str(exc))
+
+    def _list_saves(self) -> str:
+        saves = self.session.checkpoints()
+        if not saves:
+            return "No checkpoints yet (/save NAME makes one)."
+        return "Checkpoints: " + ", ".join(
+            f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
+
+    # -------------------------------------------------------------- actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Game keys do nothing while a dialog or the inspector is on top.
+        if action in {"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "zoom", "toggle_panel",
+                      "inspector"} and len(self.screen_stack) > 1:
+            return False
+        # A baseline participant plays alone: the agent's keys (and the memory, unless shown) are gone.
+        if self.baseline is not None and action in BASELINE_HIDDEN:
+            return action == "inspector" and self.baseline.show_memory
+        return True
+
+    def action_accept(self) -> None:
+        """Play the agent's pending proposal."""
+        p = self.session.pending
+        if p is None or p.turn != self.session.current.turn:
+            s = self.session
+            if s.agent is None:
+                why = "No agent in this session."
+            elif s.current.done:
+                why = "The story has ended: /undo, /restore NAME or /restart to play on."
+            elif self.query_one(AgentPanel).state.thinking:
+                why = "The agent is still thinking; Enter again once its proposal shows."
+            elif s.mode == "human":
+                why = "No proposals in human mode (/mode coplay turns them on)."
+            else:
+                why = "No proposal to accept yet."
+            self.notify(why, timeout=3)
+            return
+        self.submit_job(lambda: None if self.session.accept() else "The proposal went stale; the agent thinks again.",
+                        label="accept")
+
+    def action_reject(self) -> None:
+        """Refuse the proposal, with an optional reason from a small dialog."""
+        p = self.session.pending
+        if p is None:
+            self.notify("No proposal to reject.", timeout=3)
+            return
+        from zorktui.ui.screens.reject import RejectScreen
+
+        def done(reason: str | None) -> None:
+            if reason is not None:
+                self._reject(reason)
+
+        self.push_screen(RejectScreen(p.command), done)
+
+    def _reject(self, reason: str) -> None:
+        p = self.session.pending
+        if p is None:
+            self.notify("No proposal to reject.", timeout=3)
+            return
+        self.query_one(Transcript).note(f"You refused '{p.command}'" + (f": {reason}" if reason else "."))
+        agent = self.query_one(AgentPanel)
+        agent.state.proposal = None
+        agent.redraw()
+        self.session.reject(reason)  # quick: it only asks the thinking thread for a new proposal
+        self._show_hint()
+        self._refresh_status()
+
+    def action_edit(self) -> None:
+        """Put the proposal into the command line to change it (Enter then plays it as an edit)."""
+        p = self.session.pending
+        if p is None:
+            self.notify("No proposal to edit.", timeout=3)
+            return
+        line = self.query_one(CommandLine)
+        line.value = p.command
+        line.cursor_position = len(p.command)
+        line.focus()
+        self._editing = p
+
+    def action_autopilot(self) -> None:
+        """Hand control to the agent, or take it back."""
+        if self.session.autopilot_running:
+            self.session.stop_autopilot("you took the controls back")
+        else:
+            self._start_autopilot(None)
+
+    def _start_autopilot(self, steps: int | None) -> None:
+        if self.session.agent is None:
+            self.notify("No agent in this session (start with --agent explore or --agent llm).", severity="warning")
+            return
+        if self.session.current.done:
+            self.notify("The story has ended; /undo or /restart first.", severity="warning")
+            return
+        self.session.start_autopilot(steps)
+        self._show_hint()
+        self._refresh_status()
+
+    def action_pause(self) -> None:
+        """Pause or resume the autopilot."""
+        s = self.session
+        if not s.autopilot_running:
+            self.notify("The autopilot is not on (ctrl+a).", timeout=3)
+        elif s.autopilot_paused:
+            s.resume()
+        else:
+            s.pause()
+        self._refresh_status()
+
+    def action_step(self) -> None:
+        """One autopilot command when paused; otherwise play the pending proposal."""
+        if self.session.autopilot_running:
+            if not self.session.autopilot_paused:
+                self.session.pause()
+            self.session.step_once()
+        else:
+            self.action_accept()
+
+    def action_speed(self) -> None:
+        """Cycle the autopilot's delay between commands."""
+        later = [d for d in SPEEDS if d > self.session.delay]
+        self._set_delay(later[0] if later else SPEEDS[0])
+
+    def _set_delay(self, delay: float) -> None:
+        self.session.delay = delay
+        self.notify(f"Autopilot delay {delay:g} s", timeout=2)
+        self._refresh_status()
+
+    def _set_mode(self, mode: str) -> None:
+        if mode not in ("human", "coplay", "autopilot"):
+            raise appcmd.CommandError("/mode takes human, coplay or autopilot")
+        if mode != "human" and self.session.agent is None:
+            raise appcmd.CommandError("no agent in this session (start with --agent explore or --agent llm)")
+        self.session.set_mode(mode)
+        self._refresh_status()
+
+    def action_toggle_panel(self, name: str) -> None:
+        """Hide or show a side panel."""
+        panel = self.query_one(f"#{name}")
+        panel.display = not panel.display
+        side = self.query_one("#side")
+        side.display = any(w.display for w in side.children)
+
+    def action_zoom(self) -> None:
+        """Zoom the next panel (transcript, room, map, agent, then none)."""
+        panels = ZOOM_ORDER
+        if self.baseline is not None:  # never reveal what the study hides
+            panels = ("transcript", "room", "map") if self.baseline.show_memory else ("transcript",)
+        order = [None, *panels]
+        self._zoom_to(order[(order.index(self._zoomed) + 1) % len(order)])
+
+    def _zoom_to(self, name: str | None) -> None:
+        self._zoomed = name
+        if name is None:
+            self.screen.minimize()
+            self.query_one(CommandLine).focus()
+            return
+        widget = self.query_one(f"#{name}")
+        widget.display = True
+        self.query_one("#side").display = True
+        self.screen.maximize(widget, container=False)
+
+    def action_help(self) -> None:
+        """Show every key and app command."""
+        from zorktui.ui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.key_rows()))
+
+    def key_rows(self) -> list[tuple[str, str, str]]:
+        """(keys, id, description) for every binding of the main screen, as remapped by the keymap."""
+        keymap = getattr(self, "_keymap", {}) or {}
+        rows = []
+        for binding in [*self.BINDINGS, *CommandLine.BINDINGS]:
+            if not isinstance(binding, Binding):
+                continue
+            keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+            rows.append((keys.replace(",", ", "), binding.id or "", binding.tooltip or binding.description))
+        rows.append(("enter", "", "play the command; on an empty line, play the agent's proposal"))
+        rows.append(("escape", "", "unzoom"))
+        rows.append(("ctrl+p", "", "command palette (themes, keys, quit)"))
+        return rows
+
+    def action_inspector(self) -> None:
+        """Open the memory inspector on the current turn."""
+        if self.session.memory is None:
+            self.notify("This session keeps no memory (play with a session folder).", severity="warning")
+            return
+        from zorktui.ui.screens.inspector import InspectorScreen
+
+        self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "escape" and self._zoomed is not None and len(self.screen_stack) == 1:
+            self._zoom_to(None)
