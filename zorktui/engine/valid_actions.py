@@ -57,41 +57,38 @@ search takes a little over half as long.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zorktui.engine.batch import HALTED, Outcome, play_batch
+from zorktui.engine.batch import HALTED
 from zorktui.engine.calibrate import direction_commands
+from zorktui.engine.candidate_context import CandidateContexts
+from zorktui.engine.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
+    PARALLEL_MIN_SECONDS,
+    CandidatePlaying,
+    _Played,
+)
 from zorktui.engine.compass import find_compass
 from zorktui.engine.directions import ORDER, direction_of
-from zorktui.engine.fingerprint import globals_table, object_state
 from zorktui.engine.grammar import (
     PREFERRED,
     Templates,
-    shape_rank,
     learn_double_templates,
     learn_templates,
+    shape_rank,
     templates_from_grammar,
 )
 from zorktui.engine.interpreter import Interpreter, Snapshot
 from zorktui.engine.local_globals import local_globals, local_globals_property
 from zorktui.engine.naming import Namer
 from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
-from zorktui.engine.object_words import noun_globals, probe_object_words
 from zorktui.engine.pairs import order_pairs
 from zorktui.engine.search_workers import (
-    DIED,
-    SearchWorkers,
     StorySetup,
-    WorkerError,
-    shared_workers,
-    story_setup,
 )
 
 if TYPE_CHECKING:
@@ -103,23 +100,10 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 32
-#: Below this many candidates a second thread costs more than it saves (handing
-#: a batch to the worker costs well under one command's time).
-PARALLEL_MIN = 4
-#: Nor below this much work (seconds) in a batch: on a small ZIL story a
-#: command costs a few microseconds, and handing half a batch to the twin
-#: (a thread switch, the GIL passed back and forth) cost more than it saved.
-PARALLEL_MIN_SECONDS = 0.002
 #: How many contexts a candidate is remembered to have failed in (the latest kept).
 FAILED_CONTEXTS = 8
-#: A world global that changed between this many pairs of searched states is
-#: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
-VOLATILE_AFTER = 2
 
 
-#: What a search reads of one command played: objects digest, kept globals, move counter
-#: (None: the story keeps none) and where the machine then waits (see ``_timeless``).
-_Played = tuple[bytes, np.ndarray, int | None, tuple[int, int]]
 
 
 @dataclass
@@ -134,27 +118,6 @@ class FinderStats:
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
-
-
-@dataclass
-class _Surroundings:
-    """What candidates' outcomes may depend on in one state (see the module docstring).
-
-    Attributes:
-        states: Own state digest per object (in scope, and their holders).
-        chains: Per object in scope, its own state and its holders' states.
-        signatures: Per object in scope, what it looks like to the library.
-        around: The objects held (with their states) and the objects in scope.
-        world: The world globals that change rarely (flags).
-        contexts: One-object contexts made so far in this state, per (object, productive, inferring).
-    """
-
-    states: dict[int, bytes]
-    chains: dict[int, bytes]
-    signatures: dict[int, bytes]
-    around: bytes
-    world: bytes
-    contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
 
 
 def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
@@ -181,7 +144,7 @@ def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, in
     return (way, things, shape_rank(template), len(shape), rank, len(command))
 
 
-class ActionFinder:
+class ActionFinder(CandidateContexts, CandidatePlaying):
     """Finds the commands that change the world from a game's current state.
 
     Args:
@@ -243,288 +206,6 @@ class ActionFinder:
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
-
-    # --------------------------------------------------------------- naming
-    def _object_word(self, obj: int, scope: list[int]) -> str | None:
-        """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.naming`)."""
-        return self.namer.name(obj, scope)
-
-    def _private(self, obj: int) -> bool:
-        return not self.game.zm.object_vocabulary(obj)
-
-    def _vocabulary(self, obj: int) -> list[str]:
-        return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
-
-    def _probe_names(self, scope: list[int], chains: dict[int, bytes]) -> None:
-        """Learn words for objects whose properties name none (Inform 7), per set of such objects in scope.
-
-        Which words name an object depends on what else is there ("pepper"
-        alone, but "yellow pepper" beside a red one), so the parser is asked
-        again whenever that set changes. An object it could not name (in a
-        closed fridge, say) is asked about again once it or something holding
-        it has changed (the fridge opened, the thing taken out), never twice in
-        the same situation (``chains``: each object's own state and its
-        holders', from :meth:`_surroundings`). Keyed on the first situation
-        alone, a key unnamed in a trunk shut once had stayed unnamed after it
-        was taken.
-        """
-        zm = self.game.zm
-        private = sorted(o for o in scope if not zm.object_vocabulary(o))
-        if not private:
-            self._names_here = {}
-            return
-        key = hashlib.blake2b(b"|".join(o.to_bytes(2, "big") for o in private), digest_size=12).digest()
-        answers = self._names_by_scope.setdefault(key, [])
-        # An answer holds while everything it could not name is where and as it was:
-        # a key unnamed in a shut trunk is asked about again once it is taken.
-        names = next((names for unnamed, names in answers
-                      if all(chains[o] == chain for o, chain in unnamed.items())), None)
-        if names is None:
-            if self._nouns is None:
-                self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-            names = probe_object_words(self.game.vm, zm, private, self._nouns)
-            answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
-        self._names_here = names
-
-    def _in_sight(self, held: list[int], scope: list[int]) -> list[int]:
-        """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
-
-        Every command naming such a thing ends in "You can't see any such
-        thing", so none of them need playing (see :class:`zorktui.engine.sight.Sight`).
-        """
-        game = self.game
-        place = game.facts.place()
-        if place is None:
-            return scope
-        unseen = game.sight.hidden(game.vm, place, held, scope, lambda obj: self._object_word(obj, scope),
-                                   game.fingerprint.noise_properties)
-        return [obj for obj in scope if obj not in unseen] if unseen else scope
-
-    def _object_state(self, obj: int) -> bytes:
-        return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
-
-    def _world_globals(self, ram: np.ndarray) -> bytes:
-        """Digest of the world globals that change rarely (flags), learning which change often."""
-        # Not minus the scratch learned from candidates: a flag that several
-        # commands set ("wind", "turn", "push" the clockwork) looks like scratch
-        # there, yet other commands wait on it. Real scratch changes between
-        # most searches and so turns volatile.
-        kept = self.game.fingerprint.kept_globals(ram)
-        if self._last_globals is not None:
-            self._global_changes += kept != self._last_globals
-        self._last_globals = kept.copy()
-        kept[self._global_changes >= VOLATILE_AFTER] = 0
-        return kept.tobytes()
-
-    def _surroundings(self, held: list[int], scope: list[int], ram: np.ndarray) -> _Surroundings:
-        """What candidates' outcomes may depend on in this state (see the module docstring)."""
-        objects = self.game.zm.objects
-        states: dict[int, bytes] = {}
-
-        def state(o: int) -> bytes:
-            if o not in states:
-                states[o] = self._object_state(o)
-            return states[o]
-
-        # An object's outcome depends on its holders too: the chest must be
-        # open to take the mantle, the room decides what a held thing can do.
-        chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
-        signatures = {o: self._signature(o, o in held) for o in scope}
-        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
-        around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
-        return _Surroundings(states, chains, signatures, around, self._world_globals(ram))
-
-    def _signature(self, obj: int, held: bool) -> bytes:
-        """What an object looks like to the game's library: attributes, which properties, held or not.
-
-        A property holding another object (the key a door wants, where a
-        door leads) counts with its value: two doors alike but for their keys
-        are not alike.
-        """
-        zm = self.game.zm
-        objects = zm.objects
-        entry = objects.entry(obj)
-        parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), b"H" if held else b""]
-        for prop in objects.properties(obj):
-            parts.append(prop.number.to_bytes(1, "big"))
-            if prop.length == 2:
-                value = int.from_bytes(zm.memory[prop.addr : prop.addr + 2], "big")
-                if objects.valid(value):
-                    parts.append(value.to_bytes(2, "big"))
-        return b"".join(parts)
-
-    def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
-        """For a pair, whether either names the other in a property (the door's key, where it leads).
-
-        Two pairs alike object by object are not alike when only one of them
-        is a door and its own key: "open door with matches" failing says
-        nothing about "open door with key".
-        """
-        if len(objs) != 2:
-            return ()
-        return (b"L" if self._linked(*objs) else b"",)
-
-    def _linked(self, a: int, b: int) -> bool:
-        """Whether either object names the other in a property (read once per search)."""
-        refs = self._refs
-        for o in (a, b):
-            if o not in refs:
-                refs[o] = frozenset(self.game.zm.objects.property_words(o))
-        return b in refs[a] or a in refs[b]
-
-    def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
-        """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
-        if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
-            return b"".join(here.states[o] for o in objs)
-        # One object: the same for every template alike in the two flags, so
-        # made once per object and flags rather than once per candidate.
-        key = (objs[0], template in self._productive, template.split()[0] in self._inferring)
-        known = here.contexts.get(key)
-        if known is None:
-            parts = [here.chains[objs[0]]]
-            if key[1]:
-                parts.append(here.world)
-            if key[2]:
-                parts.append(here.around)
-            known = here.contexts[key] = hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
-        return known
-
-    @property
-    def _inferring(self) -> set[str]:
-        """Verbs that also take a second object: alone, the game may choose it from what is around."""
-        assert self.templates is not None
-        if self._inferring_cache is None or self._inferring_cache[0] != len(self.templates.double):
-            self._inferring_cache = (len(self.templates.double), {t.split()[0] for t in self.templates.double})
-        return self._inferring_cache[1]
-
-    # -------------------------------------------------------------- search
-    def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
-                 lifted: Snapshot | None = None) -> list[Outcome]:
-        """Play each command from ``start`` on ``vm``: (objects hash, raw globals, where it waits) after each.
-
-        With ``lifted`` (``start`` with Inform's compass out of scope), a
-        command that names no direction is played from it, and the compass
-        put back in the memory read after it (see :mod:`zorktui.engine.compass`).
-        """
-        return play_batch(vm, start, commands, self._reading, self._compass, lifted)
-
-    def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]:
-        """Play each command from ``start``; results in the order of ``commands``.
-
-        With ``parallel``, every other command goes to the twin interpreter in
-        the worker thread. Interleaving (rather than halves) keeps the two
-        shares even: two-object commands, the dearest, come last.
-        """
-        if not commands:
-            return []
-        deadly = self._deadly_ones()
-        if deadly and not deadly.isdisjoint(commands):
-            # Known to kill an interpreter: never played again, here least of all.
-            played_ones = iter(self._play(start, [c for c in commands if c not in deadly]))
-            dead: _Played = (HALTED, self.game.fingerprint.kept_globals(start.ram()), None, DIED)
-            return [dead if c in deadly else next(played_ones) for c in commands]
-        lifted = None
-        if self._compass is not None:
-            if self._lifted is None or self._lifted[0] is not start:
-                self._lifted = (start, self._compass.lifted(start))
-            lifted = self._lifted[1]
-        began = time.perf_counter()
-        worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
-        split = len(commands) >= PARALLEL_MIN and worth_twin
-        workers = self._search_workers() if self.parallel and self.workers else None
-        if workers is not None:
-            # Every batch, however small: a command that kills an interpreter kills a worker, not us.
-            # A small one goes to one worker alone (one hand-over instead of two).
-            if self._setup is None:
-                self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
-            try:
-                played = workers.play(self._setup, start, lifted, commands, split=split)
-            except WorkerError:
-                self.workers = False  # this game searches on its own from now on
-            else:
-                self._deadly.update(c for c, outcome in zip(commands, played) if outcome[2] == DIED)
-                self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
-                return self._read(played)
-        if not self.parallel or not split:
-            played = self._play_on(self.game.vm, start, commands, lifted)
-            self._measured(time.perf_counter() - began, len(commands))
-            return self._read(played)
-        if self._twin is None:
-            self._twin = self.game.vm.twin()
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="valid-actions")
-            began = time.perf_counter()  # loading the twin is not what a command costs
-        assert self._pool is not None
-        theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2], lifted)
-        mine = self._play_on(self.game.vm, start, commands[0::2], lifted)
-        played: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
-        played[0::2] = mine
-        played[1::2] = theirs.result()
-        self._measured(2 * (time.perf_counter() - began), len(commands))
-        return self._read(played)
-
-    def deadly(self, command: str) -> bool:
-        """Whether ``command`` killed a search worker's interpreter in some state of this game (or a fork of it)."""
-        return command in self._deadly_ones()
-
-    def _deadly_ones(self) -> frozenset[str] | set[str]:
-        """The commands known to kill an interpreter: this finder's, and the workers' for this game's forks."""
-        if self._setup is None:
-            return self._deadly
-        workers = shared_workers()
-        killed = workers.killed_by(self._setup) if workers is not None else frozenset()
-        return self._deadly | killed if killed else self._deadly
-
-    def _search_workers(self) -> SearchWorkers | None:
-        """The process's search workers, loaded (the first search waits for them, about 0.2 s), or None where they are off."""
-        workers = shared_workers()
-        return workers if workers is not None and workers.wait_ready() else None
-
-    def _read(self, played: list[Outcome]) -> list[_Played]:
-        """Per command: objects hash, kept globals (all read in one go), move counter and where it waits."""
-        raws = [raw for _digest, raw, _at in played]
-        table = globals_table(raws)
-        kept = self.game.fingerprint.kept_globals_of(raws)
-        moves_global = self._moves_global()
-        moves = table[:, moves_global].tolist() if moves_global is not None else [None] * len(played)
-        return [(digest, row, m, at) for (digest, _raw, at), row, m in zip(played, kept, moves)]
-
-    def _moves_global(self) -> int | None:
-        """The global counting moves, where the story keeps one (not a clock)."""
-        facts = self.game.facts
-        if not facts.status_globals or facts.time_game or not 0 <= facts.moves_global < 240:
-            return None
-        return facts.moves_global
-
-    @staticmethod
-    def _timeless(start_moves: int | None, idle: list[_Played], played: list[_Played]) -> list[bool]:
-        """Per command, whether it took no time where passing time does: a command outside the world.
-
-        Inform's meta verbs and ZIL's game verbs (Zork's VERBOSE, SCORE,
-        SAVE) leave the move counter as it was, and so do settings a library
-        or a story adds of its own (TextWorld's "restrict commands"): they
-        change a flag, not the world, and are no action. The word lists of
-        :func:`zorktui.engine.grammar.is_meta` catch the usual ones by name;
-        this catches them by what they do. Applies only where an idle command
-        ("wait", "look") moves the counter on, and only to a command after
-        which the machine waits where it does after that idle command: an
-        ending takes no time either (TextWorld's winning "take coin"), but
-        the game then asks its last question from elsewhere.
-
-        Args:
-            start_moves: The move counter before any command (None: the story keeps none).
-            idle: What the idle commands gave.
-            played: What each command judged gave.
-        """
-        ticked = [at for _h, _g, m, at in idle if m != start_moves]
-        if start_moves is None or not ticked:
-            return [False] * len(played)
-        return [m == start_moves and at == ticked[0] for _h, _g, m, at in played]
-
-    def _measured(self, seconds: float, commands: int) -> None:
-        """Update the running cost of one command (seconds of one core)."""
-        if commands:
-            cost = seconds / commands
-            self._per_command = cost if self._per_command is None else 0.7 * self._per_command + 0.3 * cost
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
