@@ -11,18 +11,25 @@ from __future__ import annotations
 
 import re
 
-#: First words of commands reserved for the person (interpreter and file commands).
-RESERVED: frozenset[str] = frozenset(
-    "quit q restart save restore script unscript transcript notranscript undo oops recording replay "
-    "noscript die".split()
-)
+from zorktui.engine.grammar import SETTING_WORDS
 
-#: Out-of-world commands parsers accept that change only how the game prints (an inventory
-#: style; a debugging option such as TextWorld's "enable print state option", after which every
-#: step prints the whole state and costs a hundred times more). They never make progress.
-_PRESENTATION = frozenset(("inv tall", "inv wide", "i tall", "i wide", "inventory tall", "inventory wide"))
-#: A command ending in one of these is about the interface, not the world ("restrict commands").
-_PRESENTATION_WORDS = frozenset(("option", "options", "commands"))
+#: The game's own out-of-world verbs, by the command's first word, and the action each asks for.
+META_VERBS: dict[str, str] = {
+    "quit": "quit",
+    "restart": "restart",
+    "save": "save",
+    "restore": "restore",
+    "script": "script",
+    "unscript": "script",
+    "noscript": "script",
+    "transcript": "script",
+    "notranscript": "script",
+}
+#: Short forms some libraries define ("q", Inform's "die").
+SHORT_FORMS: dict[str, str] = {"q": "quit", "die": "quit"}
+#: First words only the person may send: the meta verbs, and the game's own ways back and replays.
+RESERVED: frozenset[str] = frozenset(META_VERBS) | frozenset(SHORT_FORMS) | frozenset(
+    "undo oops recording replay".split())
 
 #: Longest command an agent may send (the engine allows more; agents have no reason to).
 MAX_AGENT_COMMAND = 80
@@ -38,8 +45,11 @@ def clean_text(text: str) -> str:
 
 def presentation_only(command: str) -> bool:
     """Whether a command only changes how the game prints (never worth an agent's move)."""
+    # The engine leaves such commands out of the valid actions by the same words (an inventory
+    # style, TextWorld's "enable print state option" and "restrict commands"); a model may still
+    # propose one.
     words = command.lower().split()
-    return " ".join(words) in _PRESENTATION or bool(words) and words[-1] in _PRESENTATION_WORDS
+    return len(words) > 1 and words[-1] in SETTING_WORDS
 
 
 def reserved_reason(command: str) -> str | None:

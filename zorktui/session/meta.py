@@ -16,20 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-#: First word -> the out-of-world action it asks for.
-META_VERBS: dict[str, str] = {
-    "quit": "quit",
-    "restart": "restart",
-    "save": "save",
-    "restore": "restore",
-    "script": "script",
-    "unscript": "script",
-    "noscript": "script",
-    "transcript": "script",
-    "notranscript": "script",
-}
-#: Short forms some libraries define; only where the story's dictionary has the word.
-SHORT_FORMS: dict[str, str] = {"q": "quit", "die": "quit"}
+from zorktui.agent.safety import META_VERBS, SHORT_FORMS
 
 #: What a person uses instead of each, ``{quit}`` standing for the front's own way to quit.
 INSTEAD: dict[str, str] = {
