@@ -117,3 +117,17 @@ def test_the_search_finding_no_way_back_proves_one_way(session) -> None:
     down = {e.direction: e for e in q.exits(session.memory, "cliff top")[1]}["down"]
     assert down.one_way and "up" in q.exits(session.memory)[2]  # blocked here, though nobody typed it
     assert "up" not in [d for d, _ in q.unexplored(session.memory).back]
+
+
+def test_a_way_that_goes_nowhere_now_is_no_longer_an_exit(session) -> None:
+    for command in until("north", 4) + ["south", "close door", "lock door with key"]:  # through and back, locked
+        session.play(command)
+    assert "north -> Foot of the Tower" in [e.text() for e in q.exits(session.memory, "lighthouse yard")[1]]
+    assert session.play("north").location.name == "Lighthouse Yard"  # the locked door stops the player
+    texts = [e.text() for e in q.exits(session.memory, "lighthouse yard")[1]]
+    assert not any("Foot of the Tower" in t and t.startswith("north") for t in texts), texts
+    assert not q.path_to(session.memory, "foot of the tower")[1]  # no walk through the locked door
+    session.play("unlock door with key")
+    session.play("north")                                        # walked again: the way is back
+    assert q.path_to(session.memory, "foot of the tower", start="lighthouse yard")[1] == ["north"]
+    assert "north -> Foot of the Tower" in [e.text() for e in q.exits(session.memory, "lighthouse yard")[1]]

@@ -192,6 +192,10 @@ class Critic:
                 reasons.append("look-ahead: a new room")
             what.append(f"to {after.location.name}")  # type: ignore[union-attr]
         lost = {o.id for o in now.inventory} - {o.id for o in after.inventory}
+        if lost & situation.log.lights():
+            # A point or a new room is no trade for the light every dark room needs (a swim that
+            # sinks the lamp): refused outright, whatever else it brings.
+            return -1.5, ["look-ahead: loses the light you carry"], "loses your light", False, bool(moved)
         if lost and after.reward <= 0:
             delta -= 0.45
             reasons.append("look-ahead: gives up something carried")

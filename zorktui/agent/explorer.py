@@ -47,6 +47,10 @@ def _only_about(command: str, carried: set[str]) -> bool:
     return bool(words) and all(w in carried for w in words)
 
 
+#: Turns a command refused in a world state stays refused when that state comes back.
+_REFUSALS_KEPT = 8
+#: A room seen within this many turns is no goal for a walk once the map is spent.
+_STALE = 8
 #: Walks up to this long count as "nearby" when a way down waits for the ways on this level.
 _NEAR = 6
 
@@ -74,8 +78,23 @@ class Explorer:
         self._refused: dict[int, set[str]] = {}
         # Commands other than ways refused anywhere (eating a thing refused once is refused elsewhere).
         self._refused_anywhere: set[str] = set()
+        # Commands refused in each world state (by its hash), with the turn: back in the same state
+        # soon after, the critic would refuse them again (a way out of a trap it will not let the
+        # player take). Kept a few turns only: a fingerprint leaves timers out, so a state that
+        # looks the same later may not be (frozen by a spell, then free again).
+        self._refused_in_state: dict[str, dict[str, int]] = {}
+        # Ways refused recently, by (room, direction), with the turn: a walk through that room that
+        # way would be refused on the way (a frontier behind a trap's shut door).
+        self._ways_refused: dict[tuple[int, str], int] = {}
+        # The last idea given: (turn, state hash, room, command). When the next turn played
+        # something else, the idea was refused after the last question (the critic's third veto,
+        # the person's own command): it counts as refused in that state.
+        self._last_idea: tuple[int, str, int, str] | None = None
         # The room being walked to once the map is spent.
         self._goal: int | None = None
+        # The room being walked back to for something left to try there: kept until reached, so
+        # two errands in opposite directions do not pull it to and fro.
+        self._errand: int | None = None
 
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
         """Commands a room last offered that were never typed there nor anywhere else (moves aside).
@@ -87,6 +106,7 @@ class Explorer:
         carried = _carried_words(situation)
         return [a for a in self._offered.get(room_id, ())
                 if normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
+                and normal(a) not in self._refused_anywhere
                 and direction_of(a) is None and not _only_about(a, carried)
                 and not normal(a).startswith(_NEVER + _LAST) and not presentation_only(a)]
 
@@ -98,12 +118,35 @@ class Explorer:
         self._refused.setdefault(situation.room_id, set()).update(normal(c) for c in situation.refused)
         self._refused_anywhere.update(normal(c) for c in situation.refused if direction_of(c) is None)
         refused = {normal(c) for c in situation.refused}
+        now = situation.turn.turn
+        if self._last_idea is not None and self._last_idea[0] == now - 1 \
+                and normal(situation.turn.command or "") != self._last_idea[3]:
+            turn, state, room, command = self._last_idea
+            self._refused_in_state.setdefault(state, {})[command] = turn
+            if direction_of(command):
+                self._ways_refused[(room, direction_of(command) or command)] = turn
+        in_state = self._refused_in_state.setdefault(situation.turn.state_hash, {})
+        in_state.update(dict.fromkeys(refused, now))
+        refused_before = {c for c, when in in_state.items() if now - when <= _REFUSALS_KEPT} - refused
+        for c in refused:
+            if direction_of(c):
+                self._ways_refused[(situation.room_id, direction_of(c) or c)] = now
+        # Rooms along each known walk, by the walk's first steps (the walks are a shortest-path tree).
+        along = {path: rid for rid, path in situation.map.walks.items()}
+
+        def refused_on_the_way(path: tuple[str, ...]) -> bool:
+            for k, step in enumerate(path):
+                room = situation.room_id if k == 0 else along.get(tuple(path[:k]))
+                when = self._ways_refused.get((room or -1, direction_of(step) or normal(step)))
+                if when is not None and now - when <= _REFUSALS_KEPT:
+                    return True
+            return False
         tried = set(log.tried_here(situation.room_id))
         useless = log.useless_here(situation.room_id)
         # Things refused here on an earlier turn (the critic's look-ahead saw them lose something)
         # are not proposed again (a way refused then may be open now: a door was unlocked).
         earlier = {c for c in self._refused.get(situation.room_id, set()) if direction_of(c) is None}
-        avoid = refused | useless | earlier
+        avoid = refused | useless | earlier | refused_before
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
@@ -113,6 +156,7 @@ class Explorer:
         back = set(situation.map.back) if situation.map.rooms else {came_from(log)} - {None}
 
         def idea(command: str, why: str, objective: str) -> Idea:
+            self._last_idea = (now, situation.turn.state_hash, situation.room_id, normal(command))
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
         if situation.turn.dark:
@@ -135,7 +179,17 @@ class Explorer:
             offered = [d for a in untried if (d := direction_of(a))]
         # A way down (a trap door, a chute, a slide) is often one-way: it waits while a way on
         # this level is still open nearby.
-        level = [f for f in situation.map.frontiers if set(f[1]) - {"down"} and len(f[2]) <= _NEAR]
+        ids = {name: rid for rid, name in log.rooms_seen().items()}
+
+        def still_open(room: str, directions: tuple[str, ...]) -> bool:
+            # Not towards exits refused there (a locked door the critic will not let it try), nor
+            # towards ways already typed there: the memory keeps no way that leads back into the
+            # same room (a maze kept as one room object), so it goes on calling them unwalked.
+            rid = ids.get(room, -1)
+            return not set(directions) <= self._refused.get(rid, set()) | set(log.tried_here(rid))
+
+        frontiers = [f for f in situation.map.frontiers if still_open(f[0], f[1]) and not refused_on_the_way(f[2])]
+        level = [f for f in frontiers if set(f[1]) - {"down"} and len(f[2]) <= _NEAR]
         for d in offered:
             if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
                     and not failed.get(d) and not (d == "down" and level):
@@ -148,7 +202,7 @@ class Explorer:
         # A way that was shut before but is a valid action now (a door was opened): once more.
         now_valid = {normal(a) for a in situation.valid_actions or ()}
         for d, failures in failed.items():
-            if failures < 2 and d in now_valid and d not in refused:
+            if failures < 2 and d in now_valid and d not in refused and d not in walked:
                 return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
         # Things to do with what is in this room, never typed anywhere; what only concerns
         # things carried can be done anywhere, so it waits until the map is spent.
@@ -157,21 +211,21 @@ class Explorer:
         for a in actions:
             if normal(a) not in anywhere and not normal(a).startswith(_LAST) and not _only_about(a, carried):
                 return idea(a, "Not tried here yet and it changes something.", "try everything in reach")
-        ids = {name: rid for rid, name in log.rooms_seen().items()}
-        frontiers = sorted(situation.map.frontiers, key=lambda f: (not (set(f[1]) - {"down"}), len(f[2])))
-        for room, directions, path in frontiers:
-            # Not towards exits refused there (a locked door the critic will not let it try).
-            if set(directions) <= self._refused.get(ids.get(room, -1), set()):
-                continue
+        for room, directions, path in sorted(frontiers, key=lambda f: (not (set(f[1]) - {"down"}), len(f[2]))):
             if path and normal(path[0]) not in avoid:
                 return idea(path[0], f"Heading to {room}, which has ways not walked yet ({', '.join(directions)}).",
                             f"reach {room}")
         # Back to the nearest room that offered something never tried (the things
         # in a kitchen passed through on the way to exits mentioned elsewhere).
-        for room_id, path in sorted(situation.map.walks.items(), key=lambda kv: len(kv[1])):
-            if path and room_id != situation.room_id and normal(path[0]) not in avoid:
+        if self._errand == situation.room_id:
+            self._errand = None
+        errands = sorted(situation.map.walks.items(), key=lambda kv: (kv[0] != self._errand, len(kv[1])))
+        for room_id, path in errands:
+            if path and room_id != situation.room_id and normal(path[0]) not in avoid \
+                    and not refused_on_the_way(path):
                 left = self._left_in(situation, room_id, anywhere)
                 if left:
+                    self._errand = room_id
                     room = log.rooms_seen().get(room_id, "a room seen before")
                     return idea(path[0], f"Heading back to {room} to try {left[0]}.", f"try {left[0]} in {room}")
         # The rest never typed anywhere (the risky and undoing verbs too), one refusal a turn at
@@ -196,8 +250,15 @@ class Explorer:
         # (a new look there may find what changed since).
         # Once chosen, the room is walked to (a refusal on the way picks another, not the reverse).
         last_seen = {t.location.id: i for i, t in enumerate(log.turns) if t.location}
+        # Not straight back to the room just left when it was seen a few turns ago: in a corner of
+        # the map (a trap, a dead end behind a refused way) that only paces between two rooms; the
+        # leftovers below may find the way out.
+        recent = len(log.turns) - _STALE
+        previous = next((t.location.id for t in reversed(log.turns[:-1])
+                         if t.location and t.location.id != situation.room_id), None)
         far = [(rid != self._goal, last_seen.get(rid, -1), rid, path) for rid, path in situation.map.walks.items()
-               if path and rid != situation.room_id and normal(path[0]) not in avoid]
+               if path and rid != situation.room_id and normal(path[0]) not in avoid and not refused_on_the_way(path)
+               and not (rid == previous and len(path) == 1 and last_seen.get(rid, -1) >= recent)]
         if far:
             _, _, rid, path = min(far)
             self._goal = rid

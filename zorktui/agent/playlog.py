@@ -195,6 +195,21 @@ class PlayLog:
         """Names of everything the player has picked up at some point in this line of play."""
         return {name for c in self.consequences for name in c.gained}
 
+    def lights(self) -> set[int]:
+        """Object numbers of carried things that lit a dark room when a command named them.
+
+        "light lamp" played in the dark that left the player seeing, in the same room, marks the
+        carried thing the command named as a light: losing it sends every later step into the dark.
+        """
+        found: set[int] = set()
+        for before, after in zip(self.turns, self.turns[1:]):
+            if not (before.dark and not after.dark and after.command and before.location and after.location
+                    and before.location.id == after.location.id):
+                continue
+            words = set(normal(after.command).split()[1:])
+            found |= {o.id for o in after.inventory if words & set(o.name.lower().split())}
+        return found
+
     def rooms_seen(self) -> dict[int, str]:
         """Rooms visited on this line, by id."""
         return {t.location.id: t.location.name for t in self.turns if t.location}

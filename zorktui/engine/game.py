@@ -67,6 +67,8 @@ class Game:
             self.vm = Interpreter(self.story.zcode_path, self.seed)
         self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
         self._valid_cache: dict[str, tuple[str, ...]] = {}
+        # Per state hash, the room each valid direction leads to (found by the same search).
+        self._destinations: dict[str, dict[str, int]] = {}
         # Commands that killed a search's interpreter, shared with every fork: never played here.
         self._deadly: set[str] = set()
         self._finder: Any = None
@@ -262,6 +264,7 @@ class Game:
         other.seed = self.seed
         other._undo = deque(maxlen=1)
         other._valid_cache = self._valid_cache
+        other._destinations = self._destinations
         other._deadly = self._deadly
         other._finder = None
         other._start = self._start
@@ -384,8 +387,16 @@ class Game:
 
             self._finder = ActionFinder(self)
         found = self._finder.find()
+        self._destinations[self.current.state_hash] = dict(getattr(self._finder, "destinations", {}))
         self._valid_cache[self.current.state_hash] = found
         return found
+
+    def valid_destinations(self) -> dict[str, int]:
+        """Room object numbers the current state's valid directions lead to, once its valid actions are found.
+
+        Empty until then (here or by a fork). Keyed by the command as the search typed it ("north").
+        """
+        return dict(self._destinations.get(self.current.state_hash, {}))
 
     def valid_actions_cached(self) -> tuple[str, ...] | None:
         """The valid actions of the current state if already found (here or by a fork), else None."""

@@ -24,6 +24,11 @@ META_WORDS = frozenset(
     "save restore restart quit q score fullscore full verbose brief superbrief short normal script unscript "
     "transcript version undo again g oops o notify pronouns nouns places objects diagnose random "
     "recording replay noscript help hint hints about info credits license".split()
+) | frozenset(
+    # A debugging build's verbs (ZIL's "debug", Inform's "actions", "purloin", "gonear"...): they
+    # print the parser's workings into every later reply or move things by magic.
+    "debug trace actions routines messages timers daemons tree purloin abstract gonear "
+    "scope showobj showverb xpurloin xabstract xtree".split()
 )
 #: Particles tried after a verb ("turn on", "pick up") when the dictionary has them.
 PARTICLES = ("on", "off", "up", "down", "in", "out", "over", "under", "with", "at", "to")

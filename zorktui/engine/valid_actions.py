@@ -197,6 +197,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         self._global_changes = np.zeros(240, dtype=np.int32)
         self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
+        #: The room each direction of the last search leads to (see ``find``).
+        self.destinations: dict[str, int] = {}
         # Words the parser took for each privately named object, per set of them in scope:
         # a list of answers, each with the situations of the objects it could not name.
         self._names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]] = {}
@@ -424,6 +426,14 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
                     if context is not None:
                         self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
         found = tuple(sorted(min(members, key=lambda m: _plainness(m[0], m[1]))[0] for members in groups.values()))
+        # Where each direction that changed the world leaves the player: the room global after it
+        # (read from the same play, so knowing it costs nothing). An explorer need not walk a way
+        # to learn that it leads back to a room already seen.
+        room_global = game.facts.room_global
+        changed_commands = {m[0] for members in groups.values() for m in members}
+        self.destinations = {command: int(g[room_global]) for command, _t, objs, _h, g in results
+                             if not objs and command in changed_commands and direction_of(command)
+                             and len(g) > room_global}
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
         # Counted as kept, not by walking the memo: that grows with every state searched.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from zorktui.engine.turn import Turn
 from zorktui.memory.ingest import Ingestor, Vocabulary
@@ -101,7 +101,7 @@ class Memory:
             if self.ingestor.batch.turns >= self.batch_turns:
                 self.flush()
 
-    def learn_valid_actions(self, turn: Turn) -> bool:
+    def learn_valid_actions(self, turn: Turn, destinations: Mapping[str, int] | None = None) -> bool:
         """Learn the ways out a turn's valid actions hold, found after the turn was ingested.
 
         The valid-action search runs after a turn is shown (it takes tens of
@@ -110,6 +110,7 @@ class Memory:
 
         Args:
             turn: The newest turn in memory, its ``valid_actions`` filled.
+            destinations: The room object number each valid direction led to in the search.
 
         Returns:
             Whether they were learned (not when the turn is no longer the
@@ -123,7 +124,7 @@ class Memory:
             room = self.ingestor.room_of(turn)
             if room is None:
                 return False
-            self.ingestor.valid_ways(turn, room, turn.turn)
+            self.ingestor.valid_ways(turn, room, turn.turn, destinations)
             return True
 
     def flush(self) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from zorktui.engine.directions import OPPOSITE, direction_of, is_movement
 from zorktui.engine.turn import ObjectRef, Turn
@@ -271,6 +271,9 @@ class Ingestor:
                 if blocked is not None:
                     self.close(blocked, t)
         elif room == before and direction and not turn.dark:
+            for fact in self.mirror.by(before, EXIT):
+                if fact.detail == direction:
+                    self.close(fact, t)  # the way walked before goes nowhere now (a maze turned, a door shut)
             self.entity(direction_id(direction), "direction", direction, t)
             self.open(before, BLOCKED, direction_id(direction), t, direction)
 
@@ -292,16 +295,31 @@ class Ingestor:
         room = object_id(turn.location.id)
         return room if self.mirror.find(PLAYER, AT, room) is not None else None
 
-    def valid_ways(self, turn: Turn, room: str, t: int) -> None:
+    def valid_ways(self, turn: Turn, room: str, t: int, destinations: Mapping[str, int] | None = None) -> None:
         """The directions among a state's valid actions: ways the game accepts from this room now.
 
         A direction already walked from here stays an exit; one found blocked
         before is blocked no longer (a door was opened since); a direction an
         earlier state here accepted and this one does not is closed; the way
         back along a passage walked here that the game does not accept is
-        blocked.
+        blocked. A direction the search saw lead to a room already visited is
+        an exit to it, walked or not: nothing new lies that way.
+
+        Args:
+            turn: The turn, its ``valid_actions`` filled.
+            room: The room's entity id.
+            t: The turn number.
+            destinations: The room object number each direction led to in the search.
         """
         directions = list(dict.fromkeys(d for a in turn.valid_actions or () if (d := direction_of(a))))
+        for command, number in (destinations or {}).items():
+            direction, there = direction_of(command), object_id(number)
+            known = self.mirror.entities.get(there)
+            if direction in directions and there != room and known is not None and known.kind == "room":
+                for fact in self.mirror.by(room, EXIT):
+                    if fact.detail == direction and fact.dst != there:
+                        self.close(fact, t)  # the same way now leads elsewhere
+                self.open(room, EXIT, there, t, direction)
         walked = {f.detail for f in self.mirror.by(room, EXIT)}
         for fact in self.mirror.by(room, ACCEPTS):
             if fact.detail not in directions:

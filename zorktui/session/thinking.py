@@ -80,7 +80,7 @@ class Thinking:
         key = (turn.turn, turn.state_hash)
         if key != self._ways_learned:
             self._ways_learned = key
-            self.memory.learn_valid_actions(replace(turn, valid_actions=actions))
+            self.memory.learn_valid_actions(replace(turn, valid_actions=actions), self.game.valid_destinations())
 
     def situation(self, view: MapView | None = None) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).
