@@ -6,10 +6,12 @@ from typing import Any
 
 from paths import BUNDLED
 
+from zorktui.agent.critic import Critic
 from zorktui.agent.explorer import Explorer
 from zorktui.agent.playlog import PlayLog, normal
 from zorktui.agent.situation import MapView, Situation
 from zorktui.engine.game import Game
+from zorktui.memory import queries as q
 from zorktui.session.factory import SessionOptions, build_session
 
 
@@ -124,3 +126,50 @@ def test_what_was_carried_and_dropped_is_picked_up_again_where_it_was_tried_befo
         assert "again" in idea.reflection
     finally:
         game.close()
+
+
+def _lit_on_the_cliff(game: Game) -> PlayLog:
+    """The bundled game played to the cliff top, the lantern lit there."""
+    log = PlayLog(game.opening)
+    for command in ["north", "west", "take lantern", "take matches", "east", "south", "south", "east",
+                    "light lantern with matches"]:
+        log.add(game.step(command))
+    return log
+
+
+def test_the_critic_refuses_what_loses_or_puts_out_the_light_carried() -> None:
+    game = Game(BUNDLED)
+    try:
+        log = _lit_on_the_cliff(game)
+        lantern = next(o for o in log.current.inventory if o.name == "brass lantern")
+        matches = next(o for o in log.current.inventory if "matches" in o.name)
+        assert lantern.id in log.lights() and matches.id not in log.lights()
+        critic = Critic(peek=game.peek)
+        situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions())
+        dropped = critic.judge("drop lantern", situation)
+        assert not dropped.accepted and "look-ahead: loses the light you carry" in dropped.reasons, dropped
+        # Giving up the matches is a smaller matter than giving up the light.
+        assert critic.judge("drop matches", situation).score > dropped.score
+        assert log.puts_out_a_light("turn off lantern") and log.puts_out_a_light("douse brass lantern")
+        assert not log.puts_out_a_light("turn off matches") and not log.puts_out_a_light("take lantern")
+        assert "puts out the light you carry" in critic.judge("extinguish lantern", situation).reasons
+    finally:
+        game.close()
+
+
+def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path) -> None:
+    built = build_session(SessionOptions(story=BUNDLED, session=tmp_path / "s", mode="human", knowledge=False))
+    s = built.session
+    try:
+        landing = s.game.opening.location
+        s.play("north")
+        situation = s.situation()                                   # the valid actions are found here
+        assert "south" in situation.valid_actions
+        assert s.game.valid_destinations()["south"] == landing.id
+        # Nobody walked south from here, but the search saw it lead to the Landing Stage: a way, not a guess.
+        exits = [e.text() for e in q.exits(s.memory)[1]]
+        assert f"south -> {landing.name}" in exits, exits
+        assert "south" not in q.unexplored(s.memory).ways
+    finally:
+        s.close()
+        s.game.close()

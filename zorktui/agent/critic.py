@@ -159,6 +159,9 @@ class Critic:
         if not earlier and any(r.split()[0] == verb for r in log.rewarded()):
             score += 0.1
             reasons.append(f"'{verb}' has earned points before")
+        if log.puts_out_a_light(cmd):
+            score -= 0.6
+            reasons.append("puts out the light you carry")
         if self.deadly is not None and self.deadly(situation.room, cmd):
             score -= 0.9
             reasons.append("killed you here in an earlier session")

@@ -17,7 +17,7 @@ puts out a light, closes, locks or drops a thing is chosen on its own.
 
 from __future__ import annotations
 
-from zorktui.agent.playlog import PlayLog, normal
+from zorktui.agent.playlog import LIGHT_UP, PUT_OUT, PlayLog, normal
 from zorktui.agent.proposal import Idea
 from zorktui.agent.safety import presentation_only
 from zorktui.agent.situation import Situation
@@ -25,15 +25,13 @@ from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
-_LIGHT = ("turn on ", "switch on ", "light ", "activate ")
 #: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
 #: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
 _LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ", "switch ")
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
 #: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
 #: light (however the game words it) leaves it in the dark.
-_NEVER = ("drop ", "discard ", "close ", "shut ", "lock ", "extinguish ", "blow out ", "douse ", "switch off ",
-          "turn off ", "put out ", "deactivate ", "unlight ", "snuff ")
+_NEVER = ("drop ", "discard ", "close ", "shut ", "lock ") + PUT_OUT
 
 
 def _carried_words(situation: Situation) -> set[str]:
@@ -161,7 +159,7 @@ class Explorer:
 
         if situation.turn.dark:
             for a in valid:  # lit here before or not: the light is out now
-                if normal(a).startswith(_LIGHT):
+                if normal(a).startswith(LIGHT_UP):
                     return idea(a, "It is dark here: light what can be lit.", "see where you are")
         # What was carried once and is within reach again (dropped by a death, lost in the water)
         # comes back first, tried here or not: a light left behind sends every later step into the dark.

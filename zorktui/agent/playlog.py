@@ -16,6 +16,11 @@ from zorktui.engine.turn import Turn
 
 #: Characters of game text kept as a turn's "short result".
 SHORT_RESULT = 90
+#: How games word lighting a thing.
+LIGHT_UP = ("turn on ", "switch on ", "light ", "activate ")
+#: How games word putting out a light.
+PUT_OUT = ("extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ", "deactivate ", "unlight ",
+           "snuff ")
 
 
 def normal(command: str) -> str:
@@ -196,19 +201,34 @@ class PlayLog:
         return {name for c in self.consequences for name in c.gained}
 
     def lights(self) -> set[int]:
-        """Object numbers of carried things that lit a dark room when a command named them.
+        """Object numbers of carried things lit on this line of play: losing one sends later steps into the dark.
 
-        "light lamp" played in the dark that left the player seeing, in the same room, marks the
-        carried thing the command named as a light: losing it sends every later step into the dark.
+        A carried thing is a light when a command that changed the world lit it ("light lantern
+        with matches": the lantern), or when a command naming it let the player see in a dark
+        room ("lamp" of a "rub lamp" that lit the cellar).
         """
         found: set[int] = set()
         for before, after in zip(self.turns, self.turns[1:]):
-            if not (before.dark and not after.dark and after.command and before.location and after.location
-                    and before.location.id == after.location.id):
+            said = normal(after.command or "")
+            verb = next((v for v in LIGHT_UP if said.startswith(v)), None)
+            if verb is not None and after.changed:
+                words = set(said[len(verb):].split(" with ")[0].split())
+            elif before.dark and not after.dark and before.location and after.location \
+                    and before.location.id == after.location.id:
+                words = set(said.split()[1:])
+            else:
                 continue
-            words = set(normal(after.command).split()[1:])
             found |= {o.id for o in after.inventory if words & set(o.name.lower().split())}
         return found
+
+    def puts_out_a_light(self, command: str) -> bool:
+        """Whether a command puts out a carried light ("turn off lamp" once "light lamp" lit the dark)."""
+        said = normal(command)
+        if not said.startswith(PUT_OUT):
+            return False
+        words = set(said.split()) - {"off", "out"}
+        lights = self.lights()
+        return any(o.id in lights and words & set(o.name.lower().split()) for o in self.current.inventory)
 
     def rooms_seen(self) -> dict[int, str]:
         """Rooms visited on this line, by id."""
