@@ -272,20 +272,6 @@ def test_closing_while_the_model_thinks_does_not_wait_or_play(tmp_path: Path) ->
     assert [r["type"] for r in records(tmp_path / "s")] == ["session", "turn"]
 
 
-def test_submit_plays_off_the_callers_thread_in_order_and_reports_errors(tmp_path: Path) -> None:
-    session = explore_session(tmp_path, mode="human")
-    errors: list[ev.ErrorEvent] = []
-    session.subscribe(lambda e: errors.append(e) if isinstance(e, ev.ErrorEvent) else None)
-    try:
-        futures = [session.submit("play", c) for c in WALK[:3]] + [session.submit("play", "x" * 500)]
-        assert [f.result(30).command for f in futures[:3]] == WALK[:3]
-        assert futures[3].result(30) is None and len(errors) == 1 and "too long" in errors[0].message
-        with pytest.raises(ValueError):
-            session.submit("close")
-    finally:
-        session.close()
-
-
 class _SearchedPolicy:
     """A policy that says it has played its choice out (as the planner does) and always proposes one command."""
 

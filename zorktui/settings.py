@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from zorktui.engine.errors import one_line
 from zorktui.locations import config_dir
 
 
@@ -36,7 +37,7 @@ def load_section(name: str, path: Path | None = None) -> tuple[dict[str, Any], s
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {}, f"{path}: ignored ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+        return {}, f"{path}: ignored ({one_line(exc)})"
     table = data.get(name, {})
     if not isinstance(table, dict):
         return {}, f"{path}: [{name}] is not a table; ignored"

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.errors import ZorkTuiError, one_line
 
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -107,8 +107,7 @@ def _reason(exc: BaseException) -> str:
         return "the endpoint is rate-limiting (429) after retries"
     if status:
         return f"the endpoint answered HTTP {status}"
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
-    return text[:200]
+    return one_line(exc, 200)
 
 
 def require_endpoint(config: LlmConfig) -> None:

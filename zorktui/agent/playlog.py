@@ -183,10 +183,6 @@ class PlayLog:
         """How many turns on this line ended in a given world state."""
         return sum(1 for t in self.turns if t.state_hash == state_hash)
 
-    def state_counts(self) -> Counter[str]:
-        """How often each world state was reached."""
-        return Counter(t.state_hash for t in self.turns)
-
     def turns_since_score(self) -> int:
         """Commands played since the score last went up (or since the start)."""
         n = 0

@@ -37,11 +37,6 @@ class ReflActAgent:
         self.offline_reason = "" if client is not None else (unavailable or "no LLM configured")
         self._offline_until = -1 if client is not None else 1 << 62
 
-    @property
-    def online(self) -> bool:
-        """The model is in use (not failed recently)."""
-        return not self.offline_reason
-
     def suggest(self, situation: Situation) -> Idea:
         """Ask the model (re-asking once on an unusable reply); fall back to the explorer."""
         if self.client is None or situation.turn.turn < self._offline_until:

@@ -20,6 +20,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from zorktui.engine.errors import one_line
 from zorktui.engine.turn import Turn
 from zorktui.memory.graph import Memory
 from zorktui.memory.ingest import Ingestor
@@ -182,7 +183,7 @@ class Extractor:
             reply = self.client.complete(messages, max_tokens=300)  # type: ignore[union-attr]
             result.added, result.outdated = parse_triplets(reply.text)
         except Exception as exc:  # a failed call must never reach the game loop
-            result.error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            result.error = one_line(exc, 200)
             with self._lock:
                 self.errors.append(result.error)
         self.results.put(result)

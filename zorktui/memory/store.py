@@ -14,7 +14,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.memory.schema import DDL, SCHEMA_VERSION
 
 #: File name of the database inside a session's ``memory/`` folder.
@@ -39,8 +39,7 @@ class ReadOnlyQueryError(MemoryStoreError):
 
 
 def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text.removeprefix("Runtime exception: ").removeprefix("Binder exception: ")
+    return one_line(exc).removeprefix("Runtime exception: ").removeprefix("Binder exception: ")
 
 
 def check_read_only(query: str) -> str:

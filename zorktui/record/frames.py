@@ -34,11 +34,6 @@ class Frame:
     record: dict[str, Any]
     state: dict[str, Any]
 
-    @property
-    def is_play(self) -> bool:
-        """A command was played (not the opening, not a jump or a note)."""
-        return self.kind == "turn" and self.record.get("command") is not None
-
     def summary(self) -> str:
         """One line saying what happened in this frame."""
         r = self.record

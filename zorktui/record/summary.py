@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zorktui.engine.errors import one_line
 from zorktui.record.trajectory import read_trajectory
+
 
 @dataclass
 class SessionCurve:
@@ -124,7 +126,7 @@ def summarize(paths: list[Path]) -> tuple[list[StorySummary], list[str]]:
         try:
             curve = load_curve(folder)
         except (OSError, ValueError, UnicodeDecodeError) as exc:
-            skipped.append(f"skipped {folder}: {str(exc).splitlines()[0]}")
+            skipped.append(f"skipped {folder}: {one_line(exc)}")
             continue
         by_story.setdefault(curve.md5, StorySummary(curve.title, curve.md5, [])).curves.append(curve)
     return sorted(by_story.values(), key=lambda s: s.title), skipped
@@ -224,7 +226,6 @@ def png_plot(summaries: list[StorySummary], path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
     from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(len(summaries), 1, figsize=(8, 3 * len(summaries)), squeeze=False)

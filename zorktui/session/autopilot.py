@@ -9,9 +9,9 @@ import threading
 from dataclasses import dataclass
 
 from zorktui.agent import guards
+from zorktui.engine.errors import one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
-
 
 
 @dataclass
@@ -123,7 +123,7 @@ class Autopilot:
                 if self.delay:
                     self._auto_stop.wait(self.delay)
         except Exception as exc:  # noqa: BLE001 - reported, never raised in a bare thread
-            reason = f"error: {type(exc).__name__}: {exc}"[:200]
+            reason = "error: " + one_line(exc, 200, with_type=True)
             self._emit(ev.ErrorEvent(reason))
         reason = reason or self._stop_reason or "stopped"
         self._auto_stop.set()  # from here on the autopilot no longer counts as running

@@ -7,7 +7,6 @@ secrets), ``trajectory.jsonl`` (the write-ahead log of play), ``memory/``
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -68,13 +67,6 @@ class SessionFolder:
         """The session header (first trajectory line)."""
         return self.records()[0]
 
-    def read_settings(self) -> dict[str, Any]:
-        """session.json, or {} when missing or unreadable (the trajectory header has the same story)."""
-        try:
-            data = json.loads(self.settings.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
 
 
 def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
@@ -178,7 +178,7 @@ def play_script(session: Session, commands: Iterable[str], actor: str = "script"
             print(f"zorktui: {exc}", file=sys.stderr)
             continue
         except (ZorkTuiError, OSError) as exc:
-            print(f"zorktui: /{command.name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+            print(f"zorktui: /{command.name}: {one_line(exc)}",
                   file=sys.stderr)
             continue
         if answer:
@@ -218,11 +218,6 @@ def line_command(session: Session, command: AppCommand) -> str:
         return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()
                          if usage.split()[0][1:] in LINE_COMMANDS)
     return ""
-
-
-def run_agent(session: Session, steps: int) -> str:
-    """Let the session's agent play up to ``steps`` commands; returns the stop rule that fired."""
-    return session.run_autopilot(steps)
 
 
 def output_for(session: Session, jsonl: Path | None, echo: bool = True, out: IO[str] | None = None) -> Output:

@@ -121,7 +121,6 @@ class Session(Thinking, Autopilot):
         self._ways_learned: tuple[int, str] | None = None
         self._subscribers: list[Callable[[ev.Event], None]] = []
         self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
-        self._player = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-play")
         self._notes_turn = -1
         #: Counts jumps (undo, restart, restore): a thought begun before one is for a line of play that is gone.
         self._epoch = 0
@@ -183,25 +182,6 @@ class Session(Thinking, Autopilot):
             return False
         self._emit(ev.NotPlayed(" ".join(command.split()), actor, instead(action, self.quit_how)))
         return True
-
-    def submit(self, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
-        """Run a playing method (``"play"``, ``"accept"``, ``"edit"``, ``"undo"``, ...) off the caller's thread.
-
-        Calls run one at a time, in order. A :class:`GameError` or any other
-        failure becomes an :class:`ErrorEvent` (one line) and the future's result is None.
-        """
-        if method not in ("play", "accept", "edit", "reject", "undo", "restart", "save", "restore", "set_mode"):
-            raise ValueError(f"not a playing method: {method}")
-
-        def call() -> Any:
-            try:
-                return getattr(self, method)(*args, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - reported as an event for the UI
-                text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                self._emit(ev.ErrorEvent(text[:300], {"method": method}))
-                return None
-
-        return self._player.submit(call)
 
     def accept(self) -> Turn | None:
         """Play the pending proposal as the agent's command (None when there is none)."""
@@ -405,7 +385,6 @@ class Session(Thinking, Autopilot):
         self.stop_autopilot("session closed")
         # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
         self._thinker.shutdown(wait=False, cancel_futures=True)
-        self._player.shutdown(wait=True)  # commands already sent are played and recorded
         with self._lock:
             self.closed = True
         self.wait_autopilot(5)

@@ -17,7 +17,7 @@ from zorktui.agent.proposal import Idea, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
 from zorktui.agent.situation import MapView, Situation, map_view
 from zorktui.engine.directions import COMMON
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 
@@ -53,7 +53,7 @@ class Thinking:
         try:
             return self._think(turn_no, self._epoch if epoch is None else epoch)
         except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
-            self._emit(ev.ErrorEvent(f"the agent failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]))
+            self._emit(ev.ErrorEvent("the agent failed: " + one_line(exc, with_type=True)))
             return None
 
     def valid_actions(self) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
 from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
@@ -242,7 +242,7 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
             try:
                 result = call()
             except (ZorkTuiError, ValueError, OSError) as exc:
-                text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                text = one_line(exc)
                 self.post_message(Notice(f"{label}: {text}" if label else text, "error"))
             else:
                 if isinstance(result, str):
@@ -334,7 +334,7 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
         """The one place worker failures are reported."""
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             error = event.worker.error
-            text = f"{event.worker.name or 'worker'} failed: {type(error).__name__}: {error}".splitlines()[0][:200]
+            text = f"{event.worker.name or 'worker'} failed: {one_line(error, 200, with_type=True)}"
             self.query_one(Transcript).error(text)
             self.notify(text, severity="error", timeout=6)
             if event.worker.group == "game" and not self._quitting:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zorktui.engine.errors import one_line
+
 
 @dataclass
 class UiConfig:
@@ -58,7 +60,7 @@ def load_config(path: Path | None = None, binding_ids: set[str] | None = None) -
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        config.warnings.append(f"{path.name} is broken ({str(exc).splitlines()[0] if str(exc) else exc}); using defaults")
+        config.warnings.append(f"{path.name} is broken ({one_line(exc)}); using defaults")
         return config
     theme = data.get("theme")
     if isinstance(theme, str) and theme.strip():

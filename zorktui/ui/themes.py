@@ -17,6 +17,8 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from zorktui.engine.errors import one_line
+
 DEFAULT_THEME = "zork-dark"
 
 BUILTIN_THEMES: tuple[Theme, ...] = (
@@ -127,7 +129,7 @@ def theme_from_data(data: Any, default_name: str) -> Theme:
         theme = Theme(**fields)
         theme.to_color_system().generate()
     except Exception as exc:  # noqa: BLE001 - any failure of a user's file is reported, never raised
-        raise ThemeFileError(f"{type(exc).__name__}: {exc}".splitlines()[0]) from None
+        raise ThemeFileError(one_line(exc, with_type=True)) from None
     return theme
 
 
@@ -141,7 +143,7 @@ def read_theme_file(path: Path) -> Theme:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (OSError, UnicodeDecodeError, ValueError) as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
-        raise ThemeFileError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        raise ThemeFileError(one_line(exc)) from None
     return theme_from_data(data, path.stem)
 
 
