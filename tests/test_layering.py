@@ -56,3 +56,12 @@ def test_memory_and_agent_imports_are_light() -> None:
     code = ("import sys, zorktui.memory.questions, zorktui.memory.mapmodel, zorktui.agent.llm, zorktui.session.session,"
             " zorktui.session.factory; assert 'kuzu' not in sys.modules and 'openai' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_layer_contracts_in_pyproject_hold() -> None:
+    # import-linter reads [tool.importlinter] in pyproject.toml: each layer reaches only down, textual only in ui/.
+    root = PACKAGE.parent
+    code = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    done = subprocess.run([sys.executable, "-c", code, "--config", str(root / "pyproject.toml")],
+                          cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0 and "2 kept, 0 broken" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]

@@ -21,6 +21,7 @@ from zorktui.locations import bundled_story, data_dir
 from zorktui.session import events as ev
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
+from zorktui.agent.proposal import Idea
 
 DEATH = commands(BUNDLED_DEATH)
 WALK = commands(BUNDLED_WALKTHROUGH)
@@ -281,9 +282,7 @@ class _SearchedPolicy:
     def __init__(self, command: str) -> None:
         self.command = command
 
-    def suggest(self, situation: Situation) -> "Idea":
-        from zorktui.agent.proposal import Idea
-
+    def suggest(self, situation: Situation) -> Idea:
         return Idea(command=self.command, source=self.name)
 
 
