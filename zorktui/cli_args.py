@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 from zorktui import __version__
+from zorktui.session.modes import Mode
 
 EXIT_USAGE = 2
 
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a story (the default)",
                           description="Play a story in the app; line by line when not in a terminal.")
     play.add_argument("story", nargs="?", help="story file (default: the bundled game)")
-    play.add_argument("--mode", choices=["human", "coplay", "autopilot"],
+    play.add_argument("--mode", choices=[m.value for m in Mode],
                       help="who plays (default: coplay, the agent proposes and you decide)")
     play.add_argument("--agent", choices=["llm", "explore", "mcts"],
                       help="who proposes (default: llm when OPENAI_API_KEY or --model is given, else explore)")

@@ -12,6 +12,7 @@ from zorktui.agent import guards
 from zorktui.engine.errors import one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
+from zorktui.session.modes import Mode
 
 
 @dataclass
@@ -62,7 +63,7 @@ class Autopilot:
         self._auto_run.set()
         self._auto_steps = 0
         self._stop_reason = ""
-        self.mode = "autopilot"
+        self.mode = Mode.AUTOPILOT
         self._auto = threading.Thread(target=self._autopilot_loop, name="zorktui-autopilot", daemon=True)
         self._auto.start()
         self._emit(ev.AutopilotState("running"))
@@ -100,7 +101,7 @@ class Autopilot:
         if steps is not None:
             self.stop.steps = steps
         self._auto_steps = 0
-        self.mode = "autopilot"
+        self.mode = Mode.AUTOPILOT
         while True:
             reason = self._auto_step_once()
             if reason:
@@ -127,9 +128,9 @@ class Autopilot:
             self._emit(ev.ErrorEvent(reason))
         reason = reason or self._stop_reason or "stopped"
         self._auto_stop.set()  # from here on the autopilot no longer counts as running
-        if self.mode == "autopilot":
-            self.mode = "coplay"
-            self._emit(ev.ModeChanged("coplay"))
+        if self.mode == Mode.AUTOPILOT:
+            self.mode = Mode.COPLAY
+            self._emit(ev.ModeChanged(Mode.COPLAY))
         self._emit(ev.AutopilotState("stopped", reason))
         # Handing back: the person gets a proposal for where play stands (unless the game is over).
         self._propose_again()

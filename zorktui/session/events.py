@@ -13,6 +13,7 @@ from typing import Any
 from zorktui.agent.critic import Verdict
 from zorktui.agent.proposal import Proposal
 from zorktui.engine.turn import Turn
+from zorktui.session.modes import Mode
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Notes(Event):
 class ModeChanged(Event):
     """The session's mode changed."""
 
-    mode: str
+    mode: Mode
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,13 @@ from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
-from zorktui.session.folder import SessionError
 from zorktui.session.autopilot import Autopilot, StopRules
+from zorktui.session.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
+from zorktui.session.modes import Mode
 from zorktui.session.thinking import Thinking
 
-MODES = ("human", "coplay", "autopilot")
+MODES = tuple(Mode)
 
 
 def valid_actions_fields(game: Game) -> dict[str, Any]:
@@ -74,7 +75,7 @@ class Session(Thinking, Autopilot):
     def __init__(
         self,
         game: Game,
-        mode: str = "human",
+        mode: Mode | str = Mode.HUMAN,
         agent: Policy | None = None,
         recorder: Any = None,
         memory: Any = None,
@@ -93,7 +94,7 @@ class Session(Thinking, Autopilot):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         self.game = game
-        self.mode = mode
+        self.mode = Mode(mode)
         self.agent = agent
         #: The agent's settings as recorded in trajectory headers (never secrets).
         self.agent_info = agent_info
@@ -172,7 +173,7 @@ class Session(Thinking, Autopilot):
             return self.current
         if actor == "human" and self.autopilot_running:
             self.stop_autopilot("the person took over")
-            self.set_mode("coplay")
+            self.set_mode(Mode.COPLAY)
         return self._play(command, actor, fate="superseded")
 
     def _answered(self, command: str, actor: str) -> bool:
@@ -205,7 +206,7 @@ class Session(Thinking, Autopilot):
                 return
             self.pending = None
             self._rejected.append((proposal, reason))
-        if self.agent is not None and self.mode == "coplay":
+        if self.agent is not None and self.mode == Mode.COPLAY:
             self.request_proposal()
 
     def _play(self, command: str, actor: str, fate: str) -> Turn:
@@ -230,7 +231,7 @@ class Session(Thinking, Autopilot):
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
         self._ready_at = time.monotonic()
         self._emit(ev.TurnDone(turn, actor, record))
-        if self.mode == "coplay" and self.agent is not None and not turn.done:
+        if self.mode == Mode.COPLAY and self.agent is not None and not turn.done:
             self.request_proposal()
         return turn
 
@@ -356,7 +357,7 @@ class Session(Thinking, Autopilot):
 
     def _propose_again(self) -> None:
         """In co-play, ask the agent about the current turn (after a jump, or the autopilot handing back)."""
-        if self.mode == "coplay" and self.agent is not None and not self.closed and not self.current.done \
+        if self.mode == Mode.COPLAY and self.agent is not None and not self.closed and not self.current.done \
                 and not self.autopilot_running and self.pending is None:
             try:
                 self.request_proposal()
@@ -364,17 +365,18 @@ class Session(Thinking, Autopilot):
                 pass
 
     # --------------------------------------------------------------- mode
-    def set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: Mode | str) -> None:
         """Switch between human, co-play and autopilot (autopilot starts playing at once)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
-        if mode != "autopilot" and self.autopilot_running:
+        mode = Mode(mode)
+        if mode != Mode.AUTOPILOT and self.autopilot_running:
             self.stop_autopilot("mode changed")
         self.mode = mode
         self._emit(ev.ModeChanged(mode))
-        if mode == "autopilot" and not self.autopilot_running:
+        if mode == Mode.AUTOPILOT and not self.autopilot_running:
             self.start_autopilot()
-        elif mode == "coplay" and self.agent is not None and self.pending is None and not self.current.done:
+        elif mode == Mode.COPLAY and self.agent is not None and self.pending is None and not self.current.done:
             self.request_proposal()
 
     # -------------------------------------------------------------- close

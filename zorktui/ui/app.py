@@ -22,22 +22,23 @@ from typing import Any, Callable
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.session.modes import Mode
+from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
+from zorktui.ui.player_actions import PlayerActions
 from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
 from zorktui.ui.widgets.room import RoomPanel, room_info
 from zorktui.ui.widgets.statusbar import StatusBar
-from zorktui.ui.bridge import SessionBridge
-from zorktui.ui.player_actions import PlayerActions
 from zorktui.ui.widgets.transcript import Transcript
 
 #: Seconds between autopilot commands in the app unless config.toml says otherwise.
@@ -162,9 +163,9 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
         if self.baseline is not None:
             self._ask_consent()
         if self.session.agent is not None and not self.session.current.done:
-            if self.session.mode == "autopilot":
+            if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()
-            elif self.session.mode == "coplay" and self.session.pending is None:
+            elif self.session.mode == Mode.COPLAY and self.session.pending is None:
                 self.session.request_proposal()
         self.query_one(CommandLine).focus()
 

@@ -11,11 +11,11 @@ from typing import Any
 from textual.binding import Binding
 from textual.widgets import Input
 
+from zorktui.session.modes import Mode
 from zorktui.ui import commands as appcmd
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
-
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
@@ -147,7 +147,7 @@ class PlayerActions:
                 why = "The story has ended: /undo, /restore NAME or /restart to play on."
             elif self.query_one(AgentPanel).state.thinking:
                 why = "The agent is still thinking; Enter again once its proposal shows."
-            elif s.mode == "human":
+            elif s.mode == Mode.HUMAN:
                 why = "No proposals in human mode (/mode coplay turns them on)."
             else:
                 why = "No proposal to accept yet."
@@ -244,9 +244,9 @@ class PlayerActions:
         self._refresh_status()
 
     def _set_mode(self, mode: str) -> None:
-        if mode not in ("human", "coplay", "autopilot"):
+        if mode not in tuple(Mode):
             raise appcmd.CommandError("/mode takes human, coplay or autopilot")
-        if mode != "human" and self.session.agent is None:
+        if mode != Mode.HUMAN and self.session.agent is None:
             raise appcmd.CommandError("no agent in this session (start with --agent explore or --agent llm)")
         self.session.set_mode(mode)
         self._refresh_status()
