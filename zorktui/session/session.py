@@ -25,13 +25,13 @@ from zorktui.agent.proposal import Policy, Proposal
 from zorktui.agent.subagents import SubAgents
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
-from zorktui.record.trajectory import turn_record
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
 from zorktui.session.autopilot import Autopilot, StopRules
 from zorktui.session.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
+from zorktui.session.recording import MemoryOnly, Recorder
 from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)
@@ -98,8 +98,11 @@ class Session(Thinking, Autopilot):
         self.agent = agent
         #: The agent's settings as recorded in trajectory headers (never secrets).
         self.agent_info = agent_info
+        #: The session folder's writer, when the session keeps one.
         self.recorder = recorder
         self.memory = memory if memory is not None else (recorder.memory if recorder is not None else None)
+        # Every turn and jump goes to one recorder: the folder's, or the memory alone.
+        self._record: Recorder = recorder if recorder is not None else MemoryOnly(self.memory)
         self.knowledge = knowledge
         self.llm_judge = llm_judge
         self.critic = Critic(peek=game.peek, deadly=knowledge.deadly if knowledge else None,
@@ -220,12 +223,7 @@ class Session(Thinking, Autopilot):
             if "valid_actions" in extra:
                 # Found for the record: the memory reads them from the same Turn (its ways out).
                 turn = replace(turn, valid_actions=tuple(extra["valid_actions"]))
-            if self.recorder is not None:
-                record = self.recorder.turn(turn, actor=actor, extra=extra)
-            else:
-                record = turn_record(turn, actor=actor, extra=extra)
-                if self.memory is not None:
-                    self.memory.ingest(turn, actor=actor)
+            record = self._record.turn(turn, actor=actor, extra=extra)
             self.log.add(turn)
             if turn.dead and self.knowledge is not None:
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
@@ -279,10 +277,7 @@ class Session(Thinking, Autopilot):
         with self._lock:
             turn = self.game.undo(n)
             self._jumped(turn)
-            if self.recorder:
-                self.recorder.undo(turn, levels=n)
-            elif self.memory is not None:
-                self.memory.apply({"type": "undo", "turn": turn.turn, "levels": n})
+            self._record.undo(turn, levels=n)
         self._emit(ev.TurnDone(turn, "game", jump="undo"))
         self._propose_again()
         return turn
@@ -292,10 +287,7 @@ class Session(Thinking, Autopilot):
         with self._lock:
             turn = self.game.restart()
             self._jumped(turn)
-            if self.recorder:
-                self.recorder.restart(turn)
-            elif self.memory is not None:
-                self.memory.apply({"type": "restart", "turn": turn.turn})
+            self._record.restart(turn)
         self._emit(ev.TurnDone(turn, "game", jump="restart"))
         self._propose_again()
         return turn
@@ -304,8 +296,7 @@ class Session(Thinking, Autopilot):
         """Save a named checkpoint (in the session's ``saves/`` unless a folder is given)."""
         with self._lock:
             path = self.game.save_checkpoint(self._saves(folder), name)
-            if self.recorder is not None:
-                self.recorder.save(name, self.current)
+            self._record.save(name, self.current)
             return path
 
     def restore(self, name: str, folder: Path | None = None) -> Turn:
@@ -319,10 +310,7 @@ class Session(Thinking, Autopilot):
         with self._lock:
             turn = self.game.restore_checkpoint(self._saves(folder), name)
             self._jumped(turn)
-            if self.recorder:
-                self.recorder.restore(name, turn)
-            elif self.memory is not None:
-                self.memory.apply({"type": "restore", "record": turn_record(turn, actor="game")})
+            self._record.restore(name, turn)
         self._emit(ev.TurnDone(turn, "game", jump="restore"))
         self._propose_again()
         return turn
@@ -403,7 +391,6 @@ class Session(Thinking, Autopilot):
                 how = "won" if turn.victory else ("died" if turn.dead else ("ended" if turn.done else "stopped"))
                 self.knowledge.ending(f"An earlier game {how} after {turn.turn} turns with {score}, "
                                       f"{rooms} rooms seen, last in {turn.location.name if turn.location else '?'}.")
-            if self.recorder is not None:
-                self.recorder.close()
+            self._record.close()
             if self._close_memory is not None:
                 self._close_memory.close()
