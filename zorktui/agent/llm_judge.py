@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from zorktui.agent.llm import LlmUnavailable
+from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.prompt import room_state_block
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
@@ -23,7 +22,7 @@ class LlmJudge:
         client: An :class:`~zorktui.agent.llm.LlmClient`.
     """
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: LlmClient) -> None:
         self.client = client
         self.tokens = 0
         self.cost = 0.0

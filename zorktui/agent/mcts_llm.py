@@ -14,9 +14,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
 
-from zorktui.agent.llm import LlmUnavailable
+from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.playlog import short_result
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
@@ -94,7 +93,7 @@ class LlmPrior:
         client: An :class:`~zorktui.agent.llm.LlmClient`.
     """
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: LlmClient) -> None:
         self.client = client
         self._memo: dict[str, dict[str, float]] = {}
         self._offline_until = -1

@@ -7,11 +7,10 @@ instead, and tries the model again after a few turns.
 
 from __future__ import annotations
 
-from typing import Any
 
 from zorktui.agent import prompt
 from zorktui.agent.explorer import Explorer
-from zorktui.agent.llm import LlmUnavailable
+from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.proposal import Idea
 from zorktui.agent.reply import parse_reply
 from zorktui.agent.situation import Situation
@@ -30,7 +29,7 @@ class ReflActAgent:
 
     name = "llm"
 
-    def __init__(self, client: Any, unavailable: str = "") -> None:
+    def __init__(self, client: LlmClient | None, unavailable: str = "") -> None:
         self.client = client
         self.fallback = Explorer()
         #: Why the model is not being used right now ("" when it is).

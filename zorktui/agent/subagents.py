@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
-from zorktui.agent.llm import LlmUnavailable
+from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.playlog import Consequence, normal
 from zorktui.agent.prompt import room_state_block
 from zorktui.agent.safety import clean_text
@@ -81,7 +80,7 @@ class SubAgents:
         client: An LLM client for the narrator and hints (None: offline forms only).
     """
 
-    def __init__(self, client: Any = None) -> None:
+    def __init__(self, client: LlmClient | None = None) -> None:
         self.client = client
         self.notes = SubAgentNotes()
         self._last_narrated = 0

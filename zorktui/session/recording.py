@@ -46,6 +46,14 @@ class Recorder(Protocol):
         ...
 
 
+class Closable(Protocol):
+    """Something the session owns and closes when it closes (a scratch memory)."""
+
+    def close(self) -> None:
+        """Let go of what it holds."""
+        ...
+
+
 class MemoryOnly:
     """The recorder of a session without a folder: the memory (if any) follows the game.
 

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from zorktui.agent.critic import Critic, Verdict
 from zorktui.agent.knowledge import KnowledgeBase
@@ -31,7 +31,13 @@ from zorktui.session.autopilot import Autopilot, StopRules
 from zorktui.session.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
-from zorktui.session.recording import MemoryOnly, Recorder
+from zorktui.session.recording import Closable, MemoryOnly, Recorder
+
+if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the factory, which imports them
+    from zorktui.agent.llm import Usage
+    from zorktui.agent.llm_judge import LlmJudge
+    from zorktui.memory.graph import Memory
+    from zorktui.session.recorder import SessionRecorder
 from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)
@@ -77,16 +83,16 @@ class Session(Thinking, Autopilot):
         game: Game,
         mode: Mode | str = Mode.HUMAN,
         agent: Policy | None = None,
-        recorder: Any = None,
-        memory: Any = None,
+        recorder: SessionRecorder | None = None,
+        memory: Memory | None = None,
         knowledge: KnowledgeBase | None = None,
         critic: bool = True,
         stop: StopRules | None = None,
         subagents: SubAgents | None = None,
-        usage: Any = None,
+        usage: Usage | None = None,
         record_valid_actions: bool = False,
-        close_memory: Any = None,
-        llm_judge: Any = None,
+        close_memory: Closable | None = None,
+        llm_judge: LlmJudge | None = None,
         log: PlayLog | None = None,
         allow_undo: bool = True,
         agent_info: dict[str, Any] | None = None,
