@@ -4,8 +4,8 @@ Nothing here imports textual; heavy modules (jericho) load when a game opens.
 """
 
 from zorktui.engine.errors import GameError, StoryError, ZorkTuiError
-from zorktui.engine.story import StoryInfo, open_story
 from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.engine.vm.story import StoryInfo, open_story
 
 __all__ = ["Game", "GameError", "ObjectRef", "StoryError", "StoryInfo", "Turn", "ZorkTuiError", "open_story"]
 

@@ -10,22 +10,22 @@ from typing import Any
 
 import numpy as np
 
-from zorktui.engine import calibrate
-from zorktui.engine.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
-from zorktui.engine.darkness import DarknessByLook
+from zorktui.engine.calibrate import probes
+from zorktui.engine.calibrate.noise import noise_globals
 from zorktui.engine.errors import GameError
-from zorktui.engine.facts import FactReader, Place
-from zorktui.engine.fingerprint import Fingerprinter
-from zorktui.engine.holders import Holders, SurfacesFromText, library_attributes
-from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
-from zorktui.engine.naming import object_word
-from zorktui.engine.noise import noise_globals
-from zorktui.engine.opening import own_prompt, to_first_prompt
-from zorktui.engine.sight import Sight
-from zorktui.engine.story import StoryInfo, open_story
-from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
 from zorktui.engine.turn import ObjectRef, Turn
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
+from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
+from zorktui.engine.vm.opening import own_prompt, to_first_prompt
+from zorktui.engine.vm.story import StoryInfo, open_story
+from zorktui.engine.vm.text import announced_score, ending_in, split_reply, title_from_banner
+from zorktui.engine.world.darkness import DarknessByLook
+from zorktui.engine.world.facts import FactReader, Place
+from zorktui.engine.world.fingerprint import Fingerprinter
+from zorktui.engine.world.holders import Holders, SurfacesFromText, library_attributes
+from zorktui.engine.world.naming import object_word
+from zorktui.engine.world.sight import Sight
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 DEFAULT_UNDO_LEVELS = 200
 
@@ -78,17 +78,17 @@ class Game:
         if self.vm.supported:
             player, room_global = self.vm.bound_player(), 0
         else:
-            player, room_global = calibrate.find_player(self.vm, self.zm)
+            player, room_global = probes.find_player(self.vm, self.zm)
         self.facts = FactReader(self.zm, player, room_global)
         if not self.vm.supported and not self.facts.status_globals:
-            found = calibrate.find_status_globals(self.vm, self.zm, room_global)
+            found = probes.find_status_globals(self.vm, self.zm, room_global)
             if found is not None:
                 self.facts.status_globals = True
                 self.facts.score_global, self.facts.moves_global = found
         noise = noise_globals(self.vm, self.zm, self.facts)
         self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties,
                                          noise.object_attributes)
-        self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
+        self._max_score = self.vm.bound_max_score() if self.vm.supported else probes.probe_max_score(self.vm, self.zm)
         self._status = ""
         self._darkness = DarknessByLook(self.vm, self.zm, self.facts, self.fingerprint.noise_properties)
         self.sight = Sight(self.zm)
@@ -120,7 +120,7 @@ class Game:
         """``visible`` less the things the parser cannot see (the shut mailbox's leaflet, an invisible box).
 
         The object tree holds them either way; the parser is asked (see
-        :class:`~zorktui.engine.sight.Sight`), once per situation. The agent's
+        :class:`~zorktui.engine.world.sight.Sight`), once per situation. The agent's
         prompt and the memory read ``visible``: a thing in a shut box is not
         something the player can see.
         """
@@ -222,7 +222,7 @@ class Game:
         Raises:
             GameError: For an empty, multi-line or over-long command, when
                 the story has halted, or for a command that killed the
-                valid-action search's interpreter (see :mod:`zorktui.engine.search_workers`).
+                valid-action search's interpreter (see :mod:`zorktui.engine.actions.search_workers`).
         """
         command = self._checked(command)
         said = " ".join(command.lower().split())
@@ -383,7 +383,7 @@ class Game:
         if cached is not None:
             return cached
         if self._finder is None:
-            from zorktui.engine.valid_actions import ActionFinder
+            from zorktui.engine.actions.valid_actions import ActionFinder
 
             self._finder = ActionFinder(self)
         found = self._finder.find()

@@ -85,8 +85,8 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
-    from zorktui.engine.story import open_story
-    from zorktui.engine.zmachine import ZMachine
+    from zorktui.engine.vm.story import open_story
+    from zorktui.engine.zmachine.zmachine import ZMachine
 
     try:
         info = open_story(path)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 
-from zorktui.engine.facts import FactReader
-from zorktui.engine.fingerprint import object_state
-from zorktui.engine.interpreter import Interpreter
-from zorktui.engine.text import split_reply
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.interpreter import Interpreter
+from zorktui.engine.vm.text import split_reply
+from zorktui.engine.world.facts import FactReader
+from zorktui.engine.world.fingerprint import object_state
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 
 def _first_line(vm: Interpreter, status: str) -> str:

@@ -1,6 +1,6 @@
 """Playing a valid-action search's candidates: on the search workers, a twin interpreter or here.
 
-A mixin of :class:`zorktui.engine.valid_actions.ActionFinder`, which holds the
+A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder`, which holds the
 state it uses (the game, the workers' setup, the twin, the commands known to
 kill an interpreter). What comes back for each command is read in one go:
 the objects' digest, the kept globals, the move counter and where the
@@ -14,16 +14,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from zorktui.engine.batch import HALTED, Outcome, play_batch
-from zorktui.engine.fingerprint import globals_table
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.search_workers import (
+from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
+from zorktui.engine.actions.search_workers import (
     DIED,
     SearchWorkers,
     WorkerError,
     shared_workers,
     story_setup,
 )
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import globals_table
 
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
@@ -46,7 +46,7 @@ class CandidatePlaying:
 
         With ``lifted`` (``start`` with Inform's compass out of scope), a
         command that names no direction is played from it, and the compass
-        put back in the memory read after it (see :mod:`zorktui.engine.compass`).
+        put back in the memory read after it (see :mod:`zorktui.engine.calibrate.compass`).
         """
         return play_batch(vm, start, commands, self._reading, self._compass, lifted)
 
@@ -145,7 +145,7 @@ class CandidatePlaying:
         SAVE) leave the move counter as it was, and so do settings a library
         or a story adds of its own (TextWorld's "restrict commands"): they
         change a flag, not the world, and are no action. The word lists of
-        :func:`zorktui.engine.grammar.is_meta` catch the usual ones by name;
+        :func:`zorktui.engine.actions.grammar.is_meta` catch the usual ones by name;
         this catches them by what they do. Applies only where an idle command
         ("wait", "look") moves the counter on, and only to a command after
         which the machine waits where it does after that idle command: an

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from zorktui.engine.interpreter import Interpreter
-from zorktui.engine.text import split_reply
-from zorktui.engine.whole_words import whole_verb
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.interpreter import Interpreter
+from zorktui.engine.vm.text import split_reply
+from zorktui.engine.zmachine.whole_words import whole_verb
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: Out-of-world commands: never candidates (their effects are on the session, not the world).
 META_WORDS = frozenset(
@@ -237,7 +237,7 @@ def learn_double_templates(vm: Interpreter, zm: ZMachine, templates: Templates, 
 
 def templates_from_grammar(zm: ZMachine) -> Templates | None:
     """Templates read from the story's own grammar tables (Inform), or None to fall back on asking."""
-    from zorktui.engine.inform_grammar import read_grammar
+    from zorktui.engine.zmachine.inform_grammar import read_grammar
 
     lines = read_grammar(zm)
     if not lines:

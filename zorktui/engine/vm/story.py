@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from zorktui.engine.errors import StoryError
-from zorktui.engine.header import SUPPORTED_VERSIONS, Header
+from zorktui.engine.zmachine.header import SUPPORTED_VERSIONS, Header
 
 
 @dataclass

@@ -11,10 +11,10 @@ import re
 
 import numpy as np
 
-from zorktui.engine.calibrate import examine_me
-from zorktui.engine.fingerprint import globals_of
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.calibrate.probes import examine_me
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import globals_of
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: A word that may name a thing: letters, with hyphens or apostrophes inside or where the dictionary cut it.
 _NAME_WORD = re.compile(r"[a-z][a-z'-]*")

@@ -8,8 +8,8 @@ their text is kept for the opening turn.
 
 from __future__ import annotations
 
-from zorktui.engine.interpreter import Interpreter
-from zorktui.engine.text import ending_in, last_line_prompt, split_reply
+from zorktui.engine.vm.interpreter import Interpreter
+from zorktui.engine.vm.text import ending_in, last_line_prompt, split_reply
 
 #: The opcode of ``read_char``: the story waits for one key.
 READ_CHAR = 246

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from zorktui.engine.header import Header, word
-from zorktui.engine.zstring import ZStringDecoder
+from zorktui.engine.zmachine.header import Header, word
+from zorktui.engine.zmachine.zstring import ZStringDecoder
 
 #: Entries read at most in one individual property table.
 _MAX_INDIVIDUAL = 64

@@ -13,7 +13,7 @@ the current room matches the room the status line shows. No per-game tables.
 
 from __future__ import annotations
 
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: Decorations around a name on a status line ("-= Kitchen =-" in TextWorld).
 _DECORATION = " -=*:|[]"

@@ -1,7 +1,7 @@
 """Valid actions for any story: candidates from the game's own words, kept if they change the world.
 
 For each state: build candidates from the learned templates (see
-:mod:`zorktui.engine.grammar`) over the objects in scope, named by the words
+:mod:`zorktui.engine.actions.grammar`) over the objects in scope, named by the words
 the game's own properties give them; play each from a snapshot; keep those
 whose resulting world fingerprint differs from what merely passing time
 gives; group by resulting state and keep one command per group.
@@ -28,7 +28,7 @@ Cost control, all game-agnostic:
   with the player) is in a context it has already failed in.
 * Things inside others that the parser cannot see (a shut mailbox's
   leaflet) are named in no candidate; the parser itself is asked, see
-  :mod:`zorktui.engine.sight`.
+  :mod:`zorktui.engine.world.sight`.
 * Of candidates that last had the same effect ("take lamp", "wave lamp"
   when waving first takes it), only the one kept is played again while the
   others' contexts are unchanged; they join its group if it still has an
@@ -46,9 +46,9 @@ On an Inform story nearly all of a search's time is the game's own parser
 running inside the interpreter (0.1 ms for a bare verb, 0.3 ms with one
 object, about 1 ms with two), not restoring snapshots or fingerprinting; on
 a ZIL story a command costs a tenth of that and the Python around it was
-nearly half, so that is kept lean (see :mod:`zorktui.engine.batch`). The
+nearly half, so that is kept lean (see :mod:`zorktui.engine.actions.batch`). The
 candidates are played by two worker processes (see
-:mod:`zorktui.engine.search_workers`: a command that kills an interpreter
+:mod:`zorktui.engine.actions.search_workers`: a command that kills an interpreter
 kills a worker, not the application); where those are off, they are split
 between the game's interpreter and a twin one driven from a second thread
 (see :meth:`Interpreter.twin`) when a batch is worth it: on two cores a
@@ -64,17 +64,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from zorktui.engine.batch import HALTED
-from zorktui.engine.calibrate import direction_commands
-from zorktui.engine.candidate_context import CandidateContexts
-from zorktui.engine.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
+from zorktui.engine.actions.batch import HALTED
+from zorktui.engine.actions.candidate_context import CandidateContexts
+from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
     PARALLEL_MIN_SECONDS,
     CandidatePlaying,
     _Played,
 )
-from zorktui.engine.compass import find_compass
-from zorktui.engine.directions import ORDER, direction_of
-from zorktui.engine.grammar import (
+from zorktui.engine.actions.grammar import (
     PREFERRED,
     Templates,
     learn_double_templates,
@@ -82,14 +79,17 @@ from zorktui.engine.grammar import (
     shape_rank,
     templates_from_grammar,
 )
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.local_globals import local_globals, local_globals_property
-from zorktui.engine.naming import Namer
-from zorktui.engine.noise import SCRATCH_QUORUM, scratch_globals
-from zorktui.engine.pairs import order_pairs
-from zorktui.engine.search_workers import (
+from zorktui.engine.actions.pairs import order_pairs
+from zorktui.engine.actions.search_workers import (
     StorySetup,
 )
+from zorktui.engine.calibrate.compass import find_compass
+from zorktui.engine.calibrate.noise import SCRATCH_QUORUM, scratch_globals
+from zorktui.engine.calibrate.probes import direction_commands
+from zorktui.engine.directions import ORDER, direction_of
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.naming import Namer
+from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
 
 if TYPE_CHECKING:
     from zorktui.engine.game import Game
@@ -129,7 +129,7 @@ def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, in
     things named ("wave mantle" over "insert mantle into key" where both
     only pick it up; what a thing is taken from does not count: it says
     where the thing is); then the command shape people write (see
-    :data:`zorktui.engine.grammar.SHAPES`: "put orange on chair" over "drop
+    :data:`zorktui.engine.actions.grammar.SHAPES`: "put orange on chair" over "drop
     orange on chair", "take knife from table" over "take knife", "turn on
     lamp" over "switch lamp"); then fewer words (an object counts as one,
     however long its name), then the plainer verb ("take flask" over "eat
@@ -152,7 +152,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         parallel: Play candidates on a second interpreter in a second thread
             too (None: when the machine has more than one core).
         workers: In parallel, play them on the search worker processes
-            instead where those run (see :mod:`zorktui.engine.search_workers`).
+            instead where those run (see :mod:`zorktui.engine.actions.search_workers`).
     """
 
     def __init__(self, game: "Game", parallel: bool | None = None, workers: bool = True) -> None:
@@ -229,7 +229,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         """(held, in scope): from the object tree, named or not (names may be private).
 
         In a ZIL story, also the room's local globals (Zork I's kitchen window
-        behind the house): see :mod:`zorktui.engine.local_globals`.
+        behind the house): see :mod:`zorktui.engine.zmachine.local_globals`.
         """
         facts = self.game.facts
         zm = self.game.zm

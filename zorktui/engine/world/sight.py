@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 
-from zorktui.engine.facts import Place
-from zorktui.engine.fingerprint import globals_of, object_state
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.facts import Place
+from zorktui.engine.world.fingerprint import globals_of, object_state
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 
 class Sight:
@@ -33,7 +33,7 @@ class Sight:
     invisibility do not show in the object tree: in ZIL games the room
     global stays the room in the dark, and a flag of the game's own hides a
     thing (Zork II's steel box). Inform's darkness moves ``location`` (see
-    :class:`~zorktui.engine.facts.FactReader`), and asking about every thing
+    :class:`~zorktui.engine.world.facts.FactReader`), and asking about every thing
     in every room cost an Inform game four times its time per turn.
 
     Args:

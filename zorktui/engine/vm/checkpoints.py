@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from zorktui.engine.errors import GameError
-from zorktui.engine.interpreter import Snapshot
+from zorktui.engine.vm.interpreter import Snapshot
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 

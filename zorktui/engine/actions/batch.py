@@ -1,7 +1,7 @@
 """Playing a batch of candidate commands from one snapshot, reading only what a search needs.
 
-Shared by the valid-action search in this process (:mod:`zorktui.engine.valid_actions`)
-and its worker processes (:mod:`zorktui.engine.search_workers`).
+Shared by the valid-action search in this process (:mod:`zorktui.engine.actions.valid_actions`)
+and its worker processes (:mod:`zorktui.engine.actions.search_workers`).
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from zorktui.engine.fingerprint import ObjectsReading
-from zorktui.engine.interpreter import Interpreter, Snapshot
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import ObjectsReading
 
 if TYPE_CHECKING:
-    from zorktui.engine.compass import Compass
+    from zorktui.engine.calibrate.compass import Compass
 
 #: The objects digest given to a candidate after which the interpreter halted.
 HALTED = b"halted"
@@ -35,7 +35,7 @@ def play_batch(vm: Interpreter, start: Snapshot, commands: list[str], reading: O
         compass: Inform's compass, if the story has one.
         lifted: ``start`` with the compass out of scope: a command that names
             no direction is played from it, and the compass put back in the
-            memory read after it (see :mod:`zorktui.engine.compass`).
+            memory read after it (see :mod:`zorktui.engine.calibrate.compass`).
         done: Told the number of commands played so far after each one (a
             worker process's progress, so a command that kills it is known).
 

@@ -2,8 +2,8 @@
 
 They learn what the Z-machine layout alone cannot say: which object is the
 player and which global holds the room, and the maximum score. What changes
-without the world changing is learned in :mod:`zorktui.engine.noise`, the
-words that name privately named objects in :mod:`zorktui.engine.object_words`.
+without the world changing is learned in :mod:`zorktui.engine.calibrate.noise`, the
+words that name privately named objects in :mod:`zorktui.engine.calibrate.object_words`.
 Each probe uses conventions shared by Inform and ZIL games (compass words,
 a parser error for an unknown word, the ``score`` verb), never facts about a
 particular story.
@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zorktui.engine.directions import DIRECTIONS
-from zorktui.engine.facts import moved_object, self_named_object
-from zorktui.engine.fingerprint import attributes_of, globals_of
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.text import announced_score
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.vm.text import announced_score
+from zorktui.engine.world.facts import moved_object, self_named_object
+from zorktui.engine.world.fingerprint import attributes_of, globals_of
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 if TYPE_CHECKING:
-    from zorktui.engine.noise import IndividualProperties
+    from zorktui.engine.calibrate.noise import IndividualProperties
 
 #: Words no parser knows: a command of them is a parser error that changes nothing.
 NONSENSE = ("qzxvw", "vwxzq")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from zorktui.engine.dictionary import Dictionary
-from zorktui.engine.header import Header, word
-from zorktui.engine.objects import ObjectTable
-from zorktui.engine.zstring import ZStringDecoder
+from zorktui.engine.zmachine.dictionary import Dictionary
+from zorktui.engine.zmachine.header import Header, word
+from zorktui.engine.zmachine.objects import ObjectTable
+from zorktui.engine.zmachine.zstring import ZStringDecoder
 
 
 class ZMachine:

@@ -14,7 +14,7 @@ The workers are shared by every game of the process (the app's game, the
 agent's forks, the tests'), started by the first search, which waits for
 them (about 0.2 s). Each worker keeps an interpreter for the last few
 stories it was asked about. ``ZORKTUI_SEARCH_WORKERS=0`` turns them off, and
-searches then use the twin thread (see :class:`zorktui.engine.valid_actions.ActionFinder`).
+searches then use the twin thread (see :class:`zorktui.engine.actions.valid_actions.ActionFinder`).
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zorktui.engine.batch import HALTED, Outcome, play_batch
-from zorktui.engine.fingerprint import ObjectsReading
-from zorktui.engine.interpreter import Interpreter, Snapshot
+from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import ObjectsReading
 
 if TYPE_CHECKING:
-    from zorktui.engine.compass import Compass
+    from zorktui.engine.calibrate.compass import Compass
 
 #: How many stories' interpreters a worker keeps (least recently searched dropped).
 KEPT_STORIES = 4
@@ -174,7 +174,7 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
 
 
 class _Worker:
-    """One worker process (``python -m zorktui.engine.search_workers``) and the pipes to it.
+    """One worker process (``python -m zorktui.engine.actions.search_workers``) and the pipes to it.
 
     A plain subprocess rather than :mod:`multiprocessing`: its "spawn" start
     runs the parent's main script again in the child, and a user's script
@@ -191,7 +191,7 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "zorktui.engine.search_workers", str(to_child_r), str(from_child_w), path],
+            [sys.executable, "-m", "zorktui.engine.actions.search_workers", str(to_child_r), str(from_child_w), path],
             pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, close_fds=True, env=env)
         os.close(to_child_r)

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zorktui.engine.printed_names import PrintedNames, plain_name
 from zorktui.engine.turn import ObjectRef
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.printed_names import PrintedNames, plain_name
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 _SELF_NAMES = ("yourself", "you", "self", "myself", "me", "player", "cretin", "(self object)", "adventurer")
 _STATUS_SCORE = re.compile(r"score:?\s*(-?\d+)", re.I)

@@ -1,7 +1,7 @@
 """What a valid-action candidate's outcome can depend on: the names of things, what is in sight, and
 the digests (own state, holders, world flags, lookalikes) that say when a candidate need not be played again.
 
-A mixin of :class:`zorktui.engine.valid_actions.ActionFinder`, which holds the
+A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder`, which holds the
 memo and the story's knowledge these read (see that module's docstring for
 the rules they serve).
 """
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from zorktui.engine.fingerprint import object_state
-from zorktui.engine.object_words import noun_globals, probe_object_words
+from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
+from zorktui.engine.world.fingerprint import object_state
 
 #: A world global that changed between this many pairs of searched states is
 #: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
@@ -46,7 +46,7 @@ class CandidateContexts:
     """Names, sight and context digests for candidates (see :class:`ActionFinder`)."""
 
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
-        """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.naming`)."""
+        """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.world.naming`)."""
         return self.namer.name(obj, scope)
 
     def _private(self, obj: int) -> bool:
@@ -90,7 +90,7 @@ class CandidateContexts:
         """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
 
         Every command naming such a thing ends in "You can't see any such
-        thing", so none of them need playing (see :class:`zorktui.engine.sight.Sight`).
+        thing", so none of them need playing (see :class:`zorktui.engine.world.sight.Sight`).
         """
         game = self.game
         place = game.facts.place()

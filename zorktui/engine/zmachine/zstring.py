@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zorktui.engine.header import Header, word
+from zorktui.engine.zmachine.header import Header, word
 
 _A0 = "abcdefghijklmnopqrstuvwxyz"
 _A1 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from zorktui.engine.adjectives import Adjectives
-from zorktui.engine.whole_words import WholeWords, spelled_out
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.adjectives import Adjectives
+from zorktui.engine.zmachine.whole_words import WholeWords, spelled_out
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 __all__ = ["Namer", "object_word", "spelled_out"]
 

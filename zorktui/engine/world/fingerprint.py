@@ -11,15 +11,14 @@ looking, taking inventory, examining), and counters that tick once a turn.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import hashlib
-
 import numpy as np
 
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 
 def _index_for(ranges: list[tuple[int, int]], limit: int) -> np.ndarray:
@@ -37,7 +36,7 @@ class ObjectsReading:
     """How a valid-action search reads a command's outcome: objects digest and raw globals.
 
     Kept apart from :class:`Fingerprinter` so that a worker process can be
-    sent it (see :mod:`zorktui.engine.search_workers`).
+    sent it (see :mod:`zorktui.engine.actions.search_workers`).
 
     Attributes:
         span: From the first object byte to the last.

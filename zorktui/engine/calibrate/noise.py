@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from zorktui.engine.calibrate import NONSENSE, direction_commands, probe_globals
+from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
+from zorktui.engine.calibrate.probes import NONSENSE, direction_commands, probe_globals
 from zorktui.engine.directions import DIRECTIONS
-from zorktui.engine.facts import FactReader
-from zorktui.engine.fingerprint import (
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.vm.text import ending_in
+from zorktui.engine.world.facts import FactReader
+from zorktui.engine.world.fingerprint import (
     attributes_of,
     differing,
     flicker_counts,
     globals_of,
     ticking,
 )
-from zorktui.engine.interpreter import Interpreter, Snapshot
-from zorktui.engine.object_words import noun_globals, probe_object_words
-from zorktui.engine.text import ending_in
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 
 def _paraphrases(zm: ZMachine) -> list[list[str]]:
@@ -249,7 +249,7 @@ def _holding_something(vm: Interpreter, zm: ZMachine, facts: FactReader, start: 
 def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot,
                 idle: str, individual: IndividualProperties) -> _Probed:
     """What the parser disturbs when commands that change nothing, or the same thing, are played from ``start``."""
-    from zorktui.engine.grammar import verb_groups
+    from zorktui.engine.actions.grammar import verb_groups
 
     vm.restore(start)
     zm.refresh(vm.ram())

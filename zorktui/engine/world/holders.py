@@ -9,7 +9,7 @@ either has them at the same numbers, which are checked on the story's own
 player object (a person, see-through, neither box nor surface) before they
 are trusted. Stories of other libraries (ZIL games number their flags as
 each game declares them) get no answer here: their shut boxes are left to
-:mod:`zorktui.engine.sight`, and a holder reads "on" once the game's text has
+:mod:`zorktui.engine.world.sight`, and a holder reads "on" once the game's text has
 put something on it (:class:`SurfacesFromText`), else "in".
 """
 
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from zorktui.engine.turn import ObjectRef
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: How a thing is held (``ObjectRef.relation``): on a supporter, in a container, by another person.
 ON, IN, HELD = "on", "in", "held"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zorktui.engine.header import Header, word
-from zorktui.engine.zstring import ZStringDecoder
+from zorktui.engine.zmachine.header import Header, word
+from zorktui.engine.zmachine.zstring import ZStringDecoder
 
 # Inform 6 dict_par1 flags.
 _I6_VERB = 0x01

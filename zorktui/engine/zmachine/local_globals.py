@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: A property wins when this many rooms list objects under one holder in it (or a quarter of the rooms).
 MIN_VOTES = 3

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import weakref
 
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: Longest property read as a list of adjective bytes (Infocom's run to 4-6).
 MAX_ADJECTIVES = 8

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from zorktui.engine.directions import DIRECTIONS
-from zorktui.engine.interpreter import Snapshot
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.interpreter import Snapshot
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: The name both Inform libraries give the object holding the directions.
 COMPASS_NAME = "compass"

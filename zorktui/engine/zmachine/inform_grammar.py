@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from zorktui.engine.dictionary import Dictionary
-from zorktui.engine.grammar import PREFERRED, is_meta, shape_rank
-from zorktui.engine.header import word
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.actions.grammar import PREFERRED, is_meta, shape_rank
+from zorktui.engine.zmachine.dictionary import Dictionary
+from zorktui.engine.zmachine.header import word
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 _ENDIT = 15
 _ELEMENTARY, _PREPOSITION, _NOUN_ROUTINE, _ATTRIBUTE, _SCOPE_ROUTINE, _ROUTINE = 1, 2, 3, 4, 5, 6
