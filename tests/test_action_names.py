@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import pytest
 from paths import BUNDLED, ZIL
 
-from zorktui.engine.actions.grammar import verb_groups
 from zorktui.engine.game import Game
 from zorktui.engine.zmachine.adjectives import Adjectives
 from zorktui.engine.zmachine.dictionary import DictWord
+from zorktui.engine.zmachine.verbs import verb_groups
 from zorktui.engine.zmachine.zmachine import ZMachine
 
 

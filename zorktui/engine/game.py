@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.calibrate import probes
 from zorktui.engine.calibrate.noise import noise_globals
 from zorktui.engine.errors import GameError
@@ -383,8 +384,6 @@ class Game:
         if cached is not None:
             return cached
         if self._finder is None:
-            from zorktui.engine.actions.valid_actions import ActionFinder
-
             self._finder = ActionFinder(self)
         found = self._finder.find()
         self._destinations[self.current.state_hash] = dict(getattr(self._finder, "destinations", {}))

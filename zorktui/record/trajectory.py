@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from zorktui import __version__
+from zorktui.engine import StoryInfo
 from zorktui.engine.turn import Turn
-from zorktui.engine.vm.story import StoryInfo
 
 SCHEMA_VERSION = 1
 

@@ -85,8 +85,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
-    from zorktui.engine.vm.story import open_story
-    from zorktui.engine.zmachine.zmachine import ZMachine
+    from zorktui.engine import ZMachine, open_story
 
     try:
         info = open_story(path)

@@ -7,13 +7,10 @@ and its worker processes (:mod:`zorktui.engine.actions.search_workers`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from zorktui.engine.calibrate.compass import Compass
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import ObjectsReading
-
-if TYPE_CHECKING:
-    from zorktui.engine.calibrate.compass import Compass
 
 #: The objects digest given to a candidate after which the interpreter halted.
 HALTED = b"halted"
@@ -23,7 +20,7 @@ Outcome = tuple[bytes, bytes, tuple[int, int]]
 
 
 def play_batch(vm: Interpreter, start: Snapshot, commands: list[str], reading: ObjectsReading,
-               compass: "Compass | None" = None, lifted: Snapshot | None = None,
+               compass: Compass | None = None, lifted: Snapshot | None = None,
                done: Callable[[int], None] | None = None) -> list[Outcome]:
     """Play each command from ``start`` on ``vm``; the interpreter is left at ``start``.
 

@@ -145,7 +145,7 @@ class CandidatePlaying:
         SAVE) leave the move counter as it was, and so do settings a library
         or a story adds of its own (TextWorld's "restrict commands"): they
         change a flag, not the world, and are no action. The word lists of
-        :func:`zorktui.engine.actions.grammar.is_meta` catch the usual ones by name;
+        :func:`zorktui.engine.zmachine.verbs.is_meta` catch the usual ones by name;
         this catches them by what they do. Applies only where an idle command
         ("wait", "look") moves the counter on, and only to a command after
         which the machine waits where it does after that idle command: an

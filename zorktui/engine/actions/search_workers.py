@@ -33,14 +33,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
+from zorktui.engine.calibrate.compass import Compass
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import ObjectsReading
-
-if TYPE_CHECKING:
-    from zorktui.engine.calibrate.compass import Compass
 
 #: How many stories' interpreters a worker keeps (least recently searched dropped).
 KEPT_STORIES = 4
@@ -79,10 +76,10 @@ class StorySetup:
     path: str
     seed: int
     reading: ObjectsReading
-    compass: "Compass | None"
+    compass: Compass | None
 
 
-def story_setup(path: str, seed: int, reading: ObjectsReading, compass: "Compass | None") -> StorySetup:
+def story_setup(path: str, seed: int, reading: ObjectsReading, compass: Compass | None) -> StorySetup:
     """A :class:`StorySetup`, keyed by what it holds.
 
     A game's forks (a planner makes hundreds) read outcomes alike and so

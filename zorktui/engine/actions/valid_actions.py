@@ -60,7 +60,6 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -72,27 +71,24 @@ from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN
     _Played,
 )
 from zorktui.engine.actions.grammar import (
-    PREFERRED,
     Templates,
     learn_double_templates,
     learn_templates,
-    shape_rank,
     templates_from_grammar,
 )
 from zorktui.engine.actions.pairs import order_pairs
 from zorktui.engine.actions.search_workers import (
     StorySetup,
 )
+from zorktui.engine.actions.searched import SearchedGame
 from zorktui.engine.calibrate.compass import find_compass
 from zorktui.engine.calibrate.noise import SCRATCH_QUORUM, scratch_globals
-from zorktui.engine.calibrate.probes import direction_commands
+from zorktui.engine.calibrate.sampling import direction_commands
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.naming import Namer
 from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
-
-if TYPE_CHECKING:
-    from zorktui.engine.game import Game
+from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
 
 _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
@@ -129,7 +125,7 @@ def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, in
     things named ("wave mantle" over "insert mantle into key" where both
     only pick it up; what a thing is taken from does not count: it says
     where the thing is); then the command shape people write (see
-    :data:`zorktui.engine.actions.grammar.SHAPES`: "put orange on chair" over "drop
+    :data:`zorktui.engine.zmachine.verbs.SHAPES`: "put orange on chair" over "drop
     orange on chair", "take knife from table" over "take knife", "turn on
     lamp" over "switch lamp"); then fewer words (an object counts as one,
     however long its name), then the plainer verb ("take flask" over "eat
@@ -155,7 +151,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
             instead where those run (see :mod:`zorktui.engine.actions.search_workers`).
     """
 
-    def __init__(self, game: "Game", parallel: bool | None = None, workers: bool = True) -> None:
+    def __init__(self, game: SearchedGame, parallel: bool | None = None, workers: bool = True) -> None:
         self.game = game
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1

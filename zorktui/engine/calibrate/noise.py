@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
-from zorktui.engine.calibrate.probes import NONSENSE, direction_commands, probe_globals
+from zorktui.engine.calibrate.sampling import NONSENSE, IndividualProperties, direction_commands, probe_globals
 from zorktui.engine.directions import DIRECTIONS
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.vm.text import ending_in
@@ -28,6 +28,7 @@ from zorktui.engine.world.fingerprint import (
     globals_of,
     ticking,
 )
+from zorktui.engine.zmachine.verbs import verb_groups
 from zorktui.engine.zmachine.zmachine import ZMachine
 
 
@@ -45,34 +46,6 @@ def _paraphrases(zm: ZMachine) -> list[list[str]]:
         if len(known) >= 2:
             groups.append(known)
     return groups
-
-
-class IndividualProperties:
-    """The values of every object's Inform individual properties, to see which numbers commands disturb."""
-
-    def __init__(self, zm: ZMachine) -> None:
-        objects = zm.objects
-        entries = [e for obj in range(1, objects.count + 1) for e in objects.individual_entries(obj)]
-        self.index = np.array([i for _n, start, end in entries for i in range(start, end)], dtype=np.intp)
-        self.number = np.array([n for n, start, end in entries for _i in range(start, end)], dtype=np.int64)
-
-    def values(self, ram: np.ndarray) -> np.ndarray:
-        """The bytes of every individual property value in ``ram``."""
-        return np.asarray(ram)[self.index].copy()
-
-    def differing(self, snapshots: list[np.ndarray]) -> set[int]:
-        """Property numbers whose value is not the same in every one of ``snapshots``."""
-        if len(snapshots) < 2 or not len(self.index):
-            return set()
-        stack = np.stack(snapshots)
-        return set(np.unique(self.number[(stack != stack[0]).any(axis=0)]).tolist())
-
-    def disturbed(self, results: list[np.ndarray], baseline: np.ndarray, quorum: int) -> set[int]:
-        """Property numbers that at least ``quorum`` of ``results`` changed from ``baseline``."""
-        counts: Counter[int] = Counter()
-        for values in results:
-            counts.update(np.unique(self.number[values != baseline]).tolist())
-        return {n for n, k in counts.items() if k >= quorum}
 
 
 def transient_globals(afters: list[np.ndarray], settled: list[np.ndarray | None],
@@ -249,8 +222,6 @@ def _holding_something(vm: Interpreter, zm: ZMachine, facts: FactReader, start: 
 def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapshot,
                 idle: str, individual: IndividualProperties) -> _Probed:
     """What the parser disturbs when commands that change nothing, or the same thing, are played from ``start``."""
-    from zorktui.engine.actions.grammar import verb_groups
-
     vm.restore(start)
     zm.refresh(vm.ram())
     noise: set[int] = set()

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from zorktui.engine.calibrate.probes import examine_me
+from zorktui.engine.calibrate.sampling import examine_me
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import globals_of
 from zorktui.engine.zmachine.zmachine import ZMachine

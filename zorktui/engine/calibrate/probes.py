@@ -12,38 +12,16 @@ particular story.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-import numpy as np
-
-from zorktui.engine.directions import DIRECTIONS
+from zorktui.engine.calibrate.sampling import direction_commands, examine_me
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.vm.text import announced_score
 from zorktui.engine.world.facts import moved_object, self_named_object
-from zorktui.engine.world.fingerprint import attributes_of, globals_of
 from zorktui.engine.zmachine.zmachine import ZMachine
-
-if TYPE_CHECKING:
-    from zorktui.engine.calibrate.noise import IndividualProperties
-
-#: Words no parser knows: a command of them is a parser error that changes nothing.
-NONSENSE = ("qzxvw", "vwxzq")
-
 
 _MAX_SCORE = re.compile(
     r"(?:out of(?: a (?:possible|maximum of))?|total of|maximum(?: score)? of|possible)\s+(\d+)", re.I
 )
-
-
-def direction_commands(zm: ZMachine) -> list[str]:
-    """One command per direction the story's dictionary knows (full word preferred)."""
-    out = []
-    for forms in DIRECTIONS:
-        for form in forms:
-            if form in zm.dictionary:
-                out.append(form)
-                break
-    return out
 
 
 def inform_classes(zm: ZMachine) -> set[int]:
@@ -162,26 +140,6 @@ def _player_by_self_reference(
     return None
 
 
-def probe_globals(vm: Interpreter, zm: ZMachine, start: object, commands: list[str],
-                   attributes: list[np.ndarray] | None = None,
-                   props: tuple["IndividualProperties", list[np.ndarray]] | None = None) -> list[np.ndarray]:
-    """The globals after each of ``commands`` played from ``start``.
-
-    Also the attribute bytes, and the Inform individual property values, if asked.
-    """
-    out = []
-    for command in commands:
-        vm.restore(start)  # type: ignore[arg-type]
-        vm.step(command)
-        ram = vm.ram()
-        out.append(globals_of(zm, ram).copy())
-        if attributes is not None:
-            attributes.append(attributes_of(zm, ram).copy())
-        if props is not None:
-            props[1].append(props[0].values(ram))
-    return out
-
-
 def probe_max_score(vm: Interpreter, zm: ZMachine) -> int | None:
     """Ask the game for its score and read the maximum from the reply ("out of a possible 60").
 
@@ -263,14 +221,3 @@ def find_status_globals(vm: Interpreter, zm: ZMachine, room_global: int) -> tupl
     finally:
         vm.restore(snap)
         zm.refresh(vm.ram())
-
-
-def examine_me(vm: Interpreter, zm: ZMachine) -> tuple[np.ndarray, np.ndarray] | None:
-    """Globals after "look" and after "examine me" from the current state (restored after), or None without those words."""
-    if "me" not in zm.dictionary or "examine" not in zm.dictionary:
-        return None
-    start = vm.snapshot()
-    looked, examined = probe_globals(vm, zm, start, ["look", "examine me"])
-    vm.restore(start)
-    zm.refresh(vm.ram())
-    return looked, examined

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from zorktui.engine.errors import StoryError
 from zorktui.engine.zmachine.header import SUPPORTED_VERSIONS, Header
+from zorktui.locations import cache_dir as default_cache
 
 
 @dataclass
@@ -140,8 +141,6 @@ def open_story(path: str | Path, cache_dir: Path | None = None) -> StoryInfo:
         data = _blorb_zcode(data, p)
         md5 = hashlib.md5(data).hexdigest()
         if cache_dir is None:
-            from zorktui.locations import cache_dir as default_cache
-
             cache_dir = default_cache()
         cache_dir.mkdir(parents=True, exist_ok=True)
         zcode_path = cache_dir / f"{md5}.z{data[0] if data else 0}"

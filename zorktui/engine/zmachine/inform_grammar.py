@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from zorktui.engine.actions.grammar import PREFERRED, is_meta, shape_rank
 from zorktui.engine.zmachine.dictionary import Dictionary
 from zorktui.engine.zmachine.header import word
+from zorktui.engine.zmachine.verbs import PREFERRED, is_meta, shape_rank
 from zorktui.engine.zmachine.zmachine import ZMachine
 
 _ENDIT = 15
