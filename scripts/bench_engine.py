@@ -97,8 +97,8 @@ def reference_path(story: Path, walkthrough: list[str], walk: int, seed: int, re
     The random walk picks among the full search's valid actions (never a
     game-ending one), so it does not depend on the finder being measured.
     """
+    from zorktui.engine.actions.valid_actions import ActionFinder
     from zorktui.engine.game import Game
-    from zorktui.engine.valid_actions import ActionFinder
 
     paths = {}
     for name in ("walkthrough", "random walk"):
@@ -166,7 +166,10 @@ def engine_from_revision(revision: str) -> tuple[type, type]:
         source.write_text(re.sub(r"\bzorktui\.(?=\w)", f"{name}.", text))
     sys.path.insert(0, str(folder))
     game = importlib.import_module(f"{name}.engine.game").Game
-    finder = importlib.import_module(f"{name}.engine.valid_actions").ActionFinder
+    try:
+        finder = importlib.import_module(f"{name}.engine.actions.valid_actions").ActionFinder
+    except ModuleNotFoundError:  # a revision whose engine/ is one flat folder
+        finder = importlib.import_module(f"{name}.engine.valid_actions").ActionFinder
     return game, finder
 
 
@@ -242,8 +245,8 @@ def main() -> None:
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
 
     paths = reference_path(args.story, walk, args.walk, args.seed, recall=not args.no_recall)
+    from zorktui.engine.actions.valid_actions import ActionFinder
     from zorktui.engine.game import Game
-    from zorktui.engine.valid_actions import ActionFinder
 
     finders = {"now": (Game, ActionFinder)}
     if args.against:

@@ -8,11 +8,11 @@ from types import SimpleNamespace
 import pytest
 from paths import BUNDLED, ZIL
 
-from zorktui.engine.adjectives import Adjectives
-from zorktui.engine.dictionary import DictWord
 from zorktui.engine.game import Game
-from zorktui.engine.grammar import verb_groups
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.zmachine.adjectives import Adjectives
+from zorktui.engine.zmachine.dictionary import DictWord
+from zorktui.engine.zmachine.verbs import verb_groups
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 
 def _verb(text: str, number: int) -> DictWord:

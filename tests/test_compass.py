@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from paths import BUNDLED, ZIL
 
-from zorktui.engine.compass import find_compass
+from zorktui.engine.actions.valid_actions import ActionFinder
+from zorktui.engine.calibrate.compass import find_compass
 from zorktui.engine.game import Game
-from zorktui.engine.valid_actions import ActionFinder
 
 
 def test_the_compass_and_its_words_are_found_in_inform_only() -> None:

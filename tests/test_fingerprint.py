@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
 from paths import BUNDLED
-from zorktui.engine.fingerprint import flickering_attributes
+
 from zorktui.engine.game import Game
+from zorktui.engine.world.fingerprint import flickering_attributes
 
 
 def test_an_attribute_flickering_on_several_objects_is_bookkeeping_one_object_is_not() -> None:
@@ -60,7 +60,7 @@ def test_taking_stock_with_something_in_hand_changes_nothing() -> None:
 
 def test_the_objects_digester_agrees_with_hashing_and_sees_a_change() -> None:
     """Remembered digests are reused only for memory equal to the letter."""
-    from zorktui.engine.fingerprint import globals_of
+    from zorktui.engine.world.fingerprint import globals_of
 
     g = Game(BUNDLED)
     try:

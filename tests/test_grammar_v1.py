@@ -10,7 +10,7 @@ from __future__ import annotations
 from paths import DARK_FIRST, OLD_GRAMMAR
 
 from zorktui.engine.game import Game
-from zorktui.engine.inform_grammar import read_grammar
+from zorktui.engine.zmachine.inform_grammar import read_grammar
 
 
 def _forms(path: object) -> set[tuple[str, tuple[bool, ...]]]:

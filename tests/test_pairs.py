@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zorktui.engine.pairs import held_quota, order_pairs
-from zorktui.engine.valid_actions import MAX_PAIRS
+from zorktui.engine.actions.pairs import held_quota, order_pairs
+from zorktui.engine.actions.valid_actions import MAX_PAIRS
 
 
 def test_pairs_like_ones_that_worked_go_first_then_what_is_in_hand() -> None:

@@ -1,4 +1,4 @@
-"""The valid-action search's worker processes (``zorktui.engine.search_workers``).
+"""The valid-action search's worker processes (``zorktui.engine.actions.search_workers``).
 
 ``divide.z5`` (our own, ``tests/data/inform/divide.inf``) has a verb, "split",
 that divides by zero in Z-machine assembly: Frotz reports the error and
@@ -10,13 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from zorktui.engine.batch import HALTED, play_batch
+from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
+from zorktui.engine.actions.batch import HALTED, play_batch
+from zorktui.engine.actions.search_workers import SearchWorkers, WorkerError, enabled, shared_workers, story_setup
+from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
-from zorktui.engine.search_workers import SearchWorkers, WorkerError, enabled, shared_workers, story_setup
-from zorktui.engine.valid_actions import ActionFinder
-
-from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
 
 pytestmark = pytest.mark.skipif(not enabled(), reason="search workers are off (ZORKTUI_SEARCH_WORKERS=0 or not POSIX)")
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-
 from paths import BUNDLED, BUNDLED_WALKTHROUGH, ZIL, ZIL_WALKTHROUGH, commands
+
+from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.game import Game
-from zorktui.engine.sight import Sight
-from zorktui.engine.valid_actions import ActionFinder
+from zorktui.engine.world.sight import Sight
 
 
 def _object(game: Game, name: str) -> int:
@@ -96,7 +96,7 @@ def test_the_turn_shows_what_is_in_the_chest_only_once_it_is_open() -> None:
 
 def test_an_answer_is_asked_again_in_the_dark_or_when_anything_in_scope_changes() -> None:
     """A lamp lit (even one on the floor) or the room going dark may change what the parser sees."""
-    from zorktui.engine.sight import situations
+    from zorktui.engine.world.sight import situations
 
     game = _walk_to(BUNDLED, BUNDLED_WALKTHROUGH, "open chest")
     try:
@@ -116,7 +116,7 @@ def test_things_lying_in_a_room_the_tree_does_not_call_dark_are_asked_about_wher
     """ZIL's darkness leaves the room global on the room; where things lying there are judged
     (games not Inform's), the parser says what the player sees. Shown on the bundled game, told
     to judge them, in the dark Sea Cave with the flask in hand: the winding handle is out of sight."""
-    from zorktui.engine.facts import Place
+    from zorktui.engine.world.facts import Place
 
     game = Game(BUNDLED)
     try:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from zorktui.engine.holders import ON, SurfacesFromText
 from zorktui.engine.turn import ObjectRef
+from zorktui.engine.world.holders import ON, SurfacesFromText
 
 ROOM = 10
 TABLE, SACK, BOTTLE, WATER = 11, 12, 13, 14

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from zorktui.engine.text import ending_in, split_reply
+from zorktui.engine.vm.text import ending_in, split_reply
 
 # jericho's Frotz draws a v3 status line as " <room>", padding, "Score: N", padding, "Moves: M".
 V3_STATUS = " Foyer of the Opera House" + " " * 90 + "Score: 0" + " " * 16 + "Moves: 1" + " " * 14

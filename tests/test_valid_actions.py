@@ -1,6 +1,7 @@
 """Valid actions: what the game accepts and nothing that changes nothing."""
 
 from paths import BUNDLED, ZIL
+
 from zorktui.engine.game import Game
 
 
@@ -59,7 +60,7 @@ def test_bundled_game_actions_and_cache() -> None:
 
 def test_parallel_search_matches_serial() -> None:
     """Splitting candidates over a twin interpreter, or over the search workers, changes nothing but the time taken."""
-    from zorktui.engine.valid_actions import ActionFinder
+    from zorktui.engine.actions.valid_actions import ActionFinder
 
     game = Game(BUNDLED)
     try:
@@ -95,7 +96,7 @@ def test_remembering_finds_what_a_full_search_finds() -> None:
     the mantle can be taken once the chest it is in is open, and the room
     changes under what the player carries.
     """
-    from zorktui.engine.valid_actions import ActionFinder
+    from zorktui.engine.actions.valid_actions import ActionFinder
 
     game = Game(BUNDLED)
     remembering = ActionFinder(game, parallel=False)
@@ -170,7 +171,7 @@ def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
     The cost per command is set here rather than measured, so the test does
     not depend on how busy the machine is.
     """
-    from zorktui.engine.valid_actions import PARALLEL_MIN_SECONDS, ActionFinder
+    from zorktui.engine.actions.valid_actions import PARALLEL_MIN_SECONDS, ActionFinder
 
     game = Game(ZIL)
     finder = ActionFinder(game, parallel=True, workers=False)
@@ -211,7 +212,7 @@ def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
     played every verb on it again. The search still finds what a full
     search finds.
     """
-    from zorktui.engine.valid_actions import ActionFinder
+    from zorktui.engine.actions.valid_actions import ActionFinder
 
     game = Game(BUNDLED)
     finder = ActionFinder(game, parallel=False)

@@ -2,8 +2,8 @@
 
 from types import SimpleNamespace
 
-from zorktui.engine.dictionary import DictWord
-from zorktui.engine.grammar import about_settings, is_meta, verb_groups
+from zorktui.engine.zmachine.dictionary import DictWord
+from zorktui.engine.zmachine.verbs import about_settings, is_meta, verb_groups
 
 
 def _verb(text: str, number: int) -> DictWord:

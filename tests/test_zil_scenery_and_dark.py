@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from paths import BUNDLED, ZIL
 
-from zorktui.engine.darkness import DarknessByLook
 from zorktui.engine.game import Game
-from zorktui.engine.local_globals import local_globals_property
+from zorktui.engine.world.darkness import DarknessByLook
+from zorktui.engine.zmachine.local_globals import local_globals_property
 
 
 def test_a_story_without_shared_scenery_has_no_local_globals_property() -> None:

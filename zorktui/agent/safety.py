@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from zorktui.engine.grammar import SETTING_WORDS
+from zorktui.engine import SETTING_WORDS
 
 #: The game's own out-of-world verbs, by the command's first word, and the action each asks for.
 META_VERBS: dict[str, str] = {

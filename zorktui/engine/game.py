@@ -10,22 +10,24 @@ from typing import Any
 
 import numpy as np
 
-from zorktui.engine import calibrate
-from zorktui.engine.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
-from zorktui.engine.darkness import DarknessByLook
+from zorktui.engine.actions.valid_actions import ActionFinder
+from zorktui.engine.calibrate import probes
+from zorktui.engine.calibrate.noise import noise_globals
 from zorktui.engine.errors import GameError
-from zorktui.engine.facts import FactReader, Place
-from zorktui.engine.fingerprint import Fingerprinter
-from zorktui.engine.holders import Holders, SurfacesFromText, library_attributes
-from zorktui.engine.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
-from zorktui.engine.naming import object_word
-from zorktui.engine.noise import noise_globals
-from zorktui.engine.opening import own_prompt, to_first_prompt
-from zorktui.engine.sight import Sight
-from zorktui.engine.story import StoryInfo, open_story
-from zorktui.engine.text import announced_score, ending_in, split_reply, title_from_banner
+from zorktui.engine.story_model import StoryModel
 from zorktui.engine.turn import ObjectRef, Turn
-from zorktui.engine.zmachine import ZMachine
+from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
+from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
+from zorktui.engine.vm.opening import own_prompt, to_first_prompt
+from zorktui.engine.vm.story import StoryInfo, open_story
+from zorktui.engine.vm.text import announced_score, ending_in, split_reply, title_from_banner
+from zorktui.engine.world.darkness import DarknessByLook
+from zorktui.engine.world.facts import FactReader, Place
+from zorktui.engine.world.fingerprint import Fingerprinter
+from zorktui.engine.world.holders import Holders, library_attributes
+from zorktui.engine.world.naming import object_word
+from zorktui.engine.world.sight import Sight
+from zorktui.engine.zmachine.zmachine import ZMachine
 
 DEFAULT_UNDO_LEVELS = 200
 
@@ -57,52 +59,61 @@ class Game:
     """
 
     def __init__(self, story: StoryInfo | str | Path, seed: int | None = None, undo_levels: int = DEFAULT_UNDO_LEVELS) -> None:
-        self.story = story if isinstance(story, StoryInfo) else open_story(story)
-        data = Path(self.story.zcode_path).read_bytes()
-        self.zm = ZMachine(data)
-        self.vm = Interpreter(self.story.zcode_path, seed or 1)
-        bound_seed = self.vm.bindings.get("seed") if self.vm.supported else None
-        self.seed = seed if seed is not None else int(bound_seed or 1)
+        info = story if isinstance(story, StoryInfo) else open_story(story)
+        zm = ZMachine(Path(info.zcode_path).read_bytes())
+        vm = Interpreter(info.zcode_path, seed or 1)
+        bound_seed = vm.bindings.get("seed") if vm.supported else None
+        own_seed = seed if seed is not None else int(bound_seed or 1)
         if seed is None and bound_seed:
-            self.vm = Interpreter(self.story.zcode_path, self.seed)
-        self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
-        self._valid_cache: dict[str, tuple[str, ...]] = {}
-        # Per state hash, the room each valid direction leads to (found by the same search).
-        self._destinations: dict[str, dict[str, int]] = {}
-        # Commands that killed a search's interpreter, shared with every fork: never played here.
-        self._deadly: set[str] = set()
-        self._finder: Any = None
-        raw = to_first_prompt(self.vm, self.vm.reset())
-        self._start = self.vm.snapshot()
-        self._prompt = own_prompt(self.vm, raw)
-        if self.vm.supported:
-            player, room_global = self.vm.bound_player(), 0
+            vm = Interpreter(info.zcode_path, own_seed)
+        raw = to_first_prompt(vm, vm.reset())
+        start = vm.snapshot()
+        prompt = own_prompt(vm, raw)
+        if vm.supported:
+            player, room_global = vm.bound_player(), 0
         else:
-            player, room_global = calibrate.find_player(self.vm, self.zm)
-        self.facts = FactReader(self.zm, player, room_global)
-        if not self.vm.supported and not self.facts.status_globals:
-            found = calibrate.find_status_globals(self.vm, self.zm, room_global)
+            player, room_global = probes.find_player(vm, zm)
+        facts = FactReader(zm, player, room_global)
+        if not vm.supported and not facts.status_globals:
+            found = probes.find_status_globals(vm, zm, room_global)
             if found is not None:
-                self.facts.status_globals = True
-                self.facts.score_global, self.facts.moves_global = found
-        noise = noise_globals(self.vm, self.zm, self.facts)
-        self.fingerprint = Fingerprinter(self.zm, noise.globals, noise.attributes, noise.properties,
-                                         noise.object_attributes)
-        self._max_score = self.vm.bound_max_score() if self.vm.supported else calibrate.probe_max_score(self.vm, self.zm)
-        self._status = ""
-        self._darkness = DarknessByLook(self.vm, self.zm, self.facts, self.fingerprint.noise_properties)
-        self.sight = Sight(self.zm)
-        self.zm.refresh(self.vm.ram())
-        layout = library_attributes(self.zm, player)
-        #: On, in or held, and shut away, where the story's library says (None: not known).
-        self.holders = Holders(self.zm, layout, player) if layout is not None else None
-        self.surfaces = SurfacesFromText()
+                facts.status_globals = True
+                facts.score_global, facts.moves_global = found
+        noise = noise_globals(vm, zm, facts)
+        fingerprint = Fingerprinter(zm, noise.globals, noise.attributes, noise.properties, noise.object_attributes)
+        max_score = vm.bound_max_score() if vm.supported else probes.probe_max_score(vm, zm)
+        darkness = DarknessByLook(vm, zm, facts, fingerprint.noise_properties)
+        zm.refresh(vm.ram())
+        model = StoryModel(info, own_seed, start, prompt, player, fingerprint, max_score, library_attributes(zm, player))
+        self._build(model, vm, zm, facts, darkness, undo_levels)
         self.current = self._make_turn(0, None, raw, previous=None)
-        self.opening = self.current
+        model.opening = self.opening = self.current
         if not self.story.title:
             self.story.title = title_from_banner(self.opening.observation) or (
                 self.vm.bindings.get("name") if self.vm.supported else None
             )
+
+    def _build(self, model: StoryModel, vm: Interpreter, zm: ZMachine, facts: FactReader,
+               darkness: DarknessByLook, undo_levels: int) -> None:
+        """Stand a game on ``model`` with its own interpreter, memory image and readers of them."""
+        self.model = model
+        self.story, self.seed = model.story, model.seed
+        self.zm, self.vm, self.facts, self._darkness = zm, vm, facts, darkness
+        self._undo: deque[tuple[Snapshot, Turn]] = deque(maxlen=max(1, undo_levels))
+        self._valid_cache = model.valid_cache
+        self._destinations = model.destinations
+        # Commands that killed a search's interpreter, shared with every fork: never played here.
+        self._deadly = model.deadly
+        self._finder: Any = None
+        self._start, self._prompt, self._max_score = model.start, model.prompt, model.max_score
+        self._status = ""
+        self.fingerprint = model.fingerprint
+        self.sight = Sight(zm)  # its own: a fork's planner asks from another thread
+        #: On, in or held, and shut away, where the story's library says (None: not known).
+        self.holders = Holders(zm, model.layout, model.player) if model.layout is not None else None
+        self.surfaces = model.surfaces
+        if model.opening is not None:
+            self.opening = model.opening
 
     # ------------------------------------------------------------------ facts
     @property
@@ -120,7 +131,7 @@ class Game:
         """``visible`` less the things the parser cannot see (the shut mailbox's leaflet, an invisible box).
 
         The object tree holds them either way; the parser is asked (see
-        :class:`~zorktui.engine.sight.Sight`), once per situation. The agent's
+        :class:`~zorktui.engine.world.sight.Sight`), once per situation. The agent's
         prompt and the memory read ``visible``: a thing in a shut box is not
         something the player can see.
         """
@@ -222,7 +233,7 @@ class Game:
         Raises:
             GameError: For an empty, multi-line or over-long command, when
                 the story has halted, or for a command that killed the
-                valid-action search's interpreter (see :mod:`zorktui.engine.search_workers`).
+                valid-action search's interpreter (see :mod:`zorktui.engine.actions.search_workers`).
         """
         command = self._checked(command)
         said = " ".join(command.lower().split())
@@ -253,30 +264,16 @@ class Game:
 
         It has its own interpreter and memory image, so a planner can play
         thousands of lines on it from another thread while this game goes on.
-        What was learned about the story (the player object, the noise in the
-        globals, the maximum score) is shared, not measured again, and so is
-        the valid-action cache: both fingerprint states the same way.
+        It is built on the same :class:`StoryModel`: what was learned about the
+        story (the player object, the noise in the globals, the maximum score)
+        is not measured again, and the valid-action cache is shared: both
+        fingerprint states the same way.
         """
         other = Game.__new__(Game)
-        other.story = self.story
-        other.zm = ZMachine(Path(self.story.zcode_path).read_bytes())
-        other.vm = self.vm.twin()
-        other.seed = self.seed
-        other._undo = deque(maxlen=1)
-        other._valid_cache = self._valid_cache
-        other._destinations = self._destinations
-        other._deadly = self._deadly
-        other._finder = None
-        other._start = self._start
-        other._prompt = self._prompt
-        other.facts = self.facts.copy_for(other.zm)
-        other.fingerprint = self.fingerprint
-        other.sight = Sight(other.zm)  # its own: a planner asks from another thread
-        other.holders = Holders(other.zm, self.holders.layout, self.holders.player) if self.holders else None
-        other.surfaces = self.surfaces
-        other._max_score = self._max_score
-        other._darkness = self._darkness.copy_for(other.vm, other.zm, other.facts)
-        other.opening = self.opening
+        zm = ZMachine(Path(self.story.zcode_path).read_bytes())
+        vm = self.vm.twin()
+        facts = self.facts.copy_for(zm)
+        other._build(self.model, vm, zm, facts, self._darkness.copy_for(vm, zm, facts), undo_levels=1)
         other.set_state(self.state())
         return other
 
@@ -383,8 +380,6 @@ class Game:
         if cached is not None:
             return cached
         if self._finder is None:
-            from zorktui.engine.valid_actions import ActionFinder
-
             self._finder = ActionFinder(self)
         found = self._finder.find()
         self._destinations[self.current.state_hash] = dict(getattr(self._finder, "destinations", {}))

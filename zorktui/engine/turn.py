@@ -50,8 +50,8 @@ class Turn:
         visible: Objects in the location (not the player nor what it carries),
             with their parent so containers and supporters can be shown; a
             thing inside another that the parser cannot see (in a shut box)
-            is left out where the parser can be asked (see ``engine/sight.py``)
-            or the library's attributes tell (``engine/holders.py``, which also
+            is left out where the parser can be asked (see ``engine/world/sight.py``)
+            or the library's attributes tell (``engine/world/holders.py``, which also
             sets each nested thing's ``relation``); none at all in the dark.
         done: The game has ended (death, victory or another ending).
         victory: The ending was a win.

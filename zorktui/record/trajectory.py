@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator
 
 from zorktui import __version__
-from zorktui.engine.story import StoryInfo
+from zorktui.engine import StoryInfo
 from zorktui.engine.turn import Turn
 
 SCHEMA_VERSION = 1

@@ -77,8 +77,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
-    from zorktui.engine.story import open_story
-    from zorktui.engine.zmachine import ZMachine
+    from zorktui.engine import ZMachine, open_story
 
     try:
         info = open_story(path)

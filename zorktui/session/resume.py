@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from zorktui.agent.playlog import PlayLog
+from zorktui.engine import open_story
 from zorktui.engine.game import Game
-from zorktui.engine.story import open_story
 from zorktui.engine.turn import Turn
 from zorktui.record.replay import replay
 from zorktui.session.folder import SessionError, SessionFolder

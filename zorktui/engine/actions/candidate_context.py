@@ -1,0 +1,198 @@
+"""What a valid-action candidate's outcome can depend on: the names of things, what is in sight, and
+the digests (own state, holders, world flags, lookalikes) that say when a candidate need not be played again.
+
+A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder`, which holds the
+memo and the story's knowledge these read (see that module's docstring for
+the rules they serve).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
+from zorktui.engine.world.fingerprint import object_state
+
+#: A world global that changed between this many pairs of searched states is
+#: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
+VOLATILE_AFTER = 2
+
+
+@dataclass
+class _Surroundings:
+    """What candidates' outcomes may depend on in one state (see the module docstring).
+
+    Attributes:
+        states: Own state digest per object (in scope, and their holders).
+        chains: Per object in scope, its own state and its holders' states.
+        signatures: Per object in scope, what it looks like to the library.
+        around: The objects held (with their states) and the objects in scope.
+        world: The world globals that change rarely (flags).
+        contexts: One-object contexts made so far in this state, per (object, productive, inferring).
+    """
+
+    states: dict[int, bytes]
+    chains: dict[int, bytes]
+    signatures: dict[int, bytes]
+    around: bytes
+    world: bytes
+    contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
+
+
+class CandidateContexts:
+    """Names, sight and context digests for candidates (see :class:`ActionFinder`)."""
+
+    def _object_word(self, obj: int, scope: list[int]) -> str | None:
+        """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.world.naming`)."""
+        return self.namer.name(obj, scope)
+
+    def _private(self, obj: int) -> bool:
+        return not self.game.zm.object_vocabulary(obj)
+
+    def _vocabulary(self, obj: int) -> list[str]:
+        return self.game.zm.object_vocabulary(obj) or self._names_here.get(obj, [])
+
+    def _probe_names(self, scope: list[int], chains: dict[int, bytes]) -> None:
+        """Learn words for objects whose properties name none (Inform 7), per set of such objects in scope.
+
+        Which words name an object depends on what else is there ("pepper"
+        alone, but "yellow pepper" beside a red one), so the parser is asked
+        again whenever that set changes. An object it could not name (in a
+        closed fridge, say) is asked about again once it or something holding
+        it has changed (the fridge opened, the thing taken out), never twice in
+        the same situation (``chains``: each object's own state and its
+        holders', from :meth:`_surroundings`). Keyed on the first situation
+        alone, a key unnamed in a trunk shut once had stayed unnamed after it
+        was taken.
+        """
+        zm = self.game.zm
+        private = sorted(o for o in scope if not zm.object_vocabulary(o))
+        if not private:
+            self._names_here = {}
+            return
+        key = hashlib.blake2b(b"|".join(o.to_bytes(2, "big") for o in private), digest_size=12).digest()
+        answers = self._names_by_scope.setdefault(key, [])
+        # An answer holds while everything it could not name is where and as it was:
+        # a key unnamed in a shut trunk is asked about again once it is taken.
+        names = next((names for unnamed, names in answers
+                      if all(chains[o] == chain for o, chain in unnamed.items())), None)
+        if names is None:
+            if self._nouns is None:
+                self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
+            names = probe_object_words(self.game.vm, zm, private, self._nouns)
+            answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
+        self._names_here = names
+
+    def _in_sight(self, held: list[int], scope: list[int]) -> list[int]:
+        """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).
+
+        Every command naming such a thing ends in "You can't see any such
+        thing", so none of them need playing (see :class:`zorktui.engine.world.sight.Sight`).
+        """
+        game = self.game
+        place = game.facts.place()
+        if place is None:
+            return scope
+        unseen = game.sight.hidden(game.vm, place, held, scope, lambda obj: self._object_word(obj, scope),
+                                   game.fingerprint.noise_properties)
+        return [obj for obj in scope if obj not in unseen] if unseen else scope
+
+    def _object_state(self, obj: int) -> bytes:
+        return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
+
+    def _world_globals(self, ram: np.ndarray) -> bytes:
+        """Digest of the world globals that change rarely (flags), learning which change often."""
+        # Not minus the scratch learned from candidates: a flag that several
+        # commands set ("wind", "turn", "push" the clockwork) looks like scratch
+        # there, yet other commands wait on it. Real scratch changes between
+        # most searches and so turns volatile.
+        kept = self.game.fingerprint.kept_globals(ram)
+        if self._last_globals is not None:
+            self._global_changes += kept != self._last_globals
+        self._last_globals = kept.copy()
+        kept[self._global_changes >= VOLATILE_AFTER] = 0
+        return kept.tobytes()
+
+    def _surroundings(self, held: list[int], scope: list[int], ram: np.ndarray) -> _Surroundings:
+        """What candidates' outcomes may depend on in this state (see the module docstring)."""
+        objects = self.game.zm.objects
+        states: dict[int, bytes] = {}
+
+        def state(o: int) -> bytes:
+            if o not in states:
+                states[o] = self._object_state(o)
+            return states[o]
+
+        # An object's outcome depends on its holders too: the chest must be
+        # open to take the mantle, the room decides what a held thing can do.
+        chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
+        signatures = {o: self._signature(o, o in held) for o in scope}
+        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
+        around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
+        return _Surroundings(states, chains, signatures, around, self._world_globals(ram))
+
+    def _signature(self, obj: int, held: bool) -> bytes:
+        """What an object looks like to the game's library: attributes, which properties, held or not.
+
+        A property holding another object (the key a door wants, where a
+        door leads) counts with its value: two doors alike but for their keys
+        are not alike.
+        """
+        zm = self.game.zm
+        objects = zm.objects
+        entry = objects.entry(obj)
+        parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), b"H" if held else b""]
+        for prop in objects.properties(obj):
+            parts.append(prop.number.to_bytes(1, "big"))
+            if prop.length == 2:
+                value = int.from_bytes(zm.memory[prop.addr : prop.addr + 2], "big")
+                if objects.valid(value):
+                    parts.append(value.to_bytes(2, "big"))
+        return b"".join(parts)
+
+    def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
+        """For a pair, whether either names the other in a property (the door's key, where it leads).
+
+        Two pairs alike object by object are not alike when only one of them
+        is a door and its own key: "open door with matches" failing says
+        nothing about "open door with key".
+        """
+        if len(objs) != 2:
+            return ()
+        return (b"L" if self._linked(*objs) else b"",)
+
+    def _linked(self, a: int, b: int) -> bool:
+        """Whether either object names the other in a property (read once per search)."""
+        refs = self._refs
+        for o in (a, b):
+            if o not in refs:
+                refs[o] = frozenset(self.game.zm.objects.property_words(o))
+        return b in refs[a] or a in refs[b]
+
+    def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
+        """Digest of what the outcome of ``template`` on ``objs`` may depend on here."""
+        if len(objs) == 2:  # the pair's own states: each is named, so is whatever it needs
+            return b"".join(here.states[o] for o in objs)
+        # One object: the same for every template alike in the two flags, so
+        # made once per object and flags rather than once per candidate.
+        key = (objs[0], template in self._productive, template.split()[0] in self._inferring)
+        known = here.contexts.get(key)
+        if known is None:
+            parts = [here.chains[objs[0]]]
+            if key[1]:
+                parts.append(here.world)
+            if key[2]:
+                parts.append(here.around)
+            known = here.contexts[key] = hashlib.blake2b(b"|".join(parts), digest_size=12).digest()
+        return known
+
+    @property
+    def _inferring(self) -> set[str]:
+        """Verbs that also take a second object: alone, the game may choose it from what is around."""
+        assert self.templates is not None
+        if self._inferring_cache is None or self._inferring_cache[0] != len(self.templates.double):
+            self._inferring_cache = (len(self.templates.double), {t.split()[0] for t in self.templates.double})
+        return self._inferring_cache[1]

@@ -1,0 +1,383 @@
+"""Two worker processes that play a valid-action search's candidates, for every game of this process.
+
+A search plays hundreds of candidates, and each costs the story's own Z-code
+(in C, which a thread can run beside another) and a few microseconds of
+Python around it (which a thread cannot: the twin interpreter's thread and
+the game's share one lock). On a ZIL story the Python is a third of a
+candidate, so two threads gained a tenth. Two processes run both halves
+side by side, and a candidate that kills its interpreter outright (Frotz
+divides by zero after reporting it: SIGFPE, which no Python code can catch)
+kills a worker, not the application: the worker is replaced and the
+candidate counted as no action.
+
+The workers are shared by every game of the process (the app's game, the
+agent's forks, the tests'), started by the first search, which waits for
+them (about 0.2 s). Each worker keeps an interpreter for the last few
+stories it was asked about. ``ZORKTUI_SEARCH_WORKERS=0`` turns them off, and
+searches then use the twin thread (see :class:`zorktui.engine.actions.valid_actions.ActionFinder`).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import hashlib
+import mmap
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
+from zorktui.engine.calibrate.compass import Compass
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import ObjectsReading
+
+#: How many stories' interpreters a worker keeps (least recently searched dropped).
+KEPT_STORIES = 4
+#: Seconds to wait for a worker to load (about 0.2 s on a quiet machine).
+READY_TIMEOUT = 30.0
+#: Seconds to wait for a replacement worker after one died.
+RESTART_TIMEOUT = 60.0
+#: Workers that may die in one batch; the batch's other commands then count as no action.
+MAX_DEATHS = 8
+_ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
+#: The folder holding the zorktui package this process imported.
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+#: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
+DIED = (0, 0)
+#: Where it "waits" after a command left unplayed once a batch has killed too many workers.
+GAVE_UP = (1, 0)
+
+
+class WorkerError(RuntimeError):
+    """A worker failed for a reason of its own (not a command that killed it); the search goes on without workers."""
+
+
+@dataclass(frozen=True)
+class StorySetup:
+    """What a worker needs to play a game's candidates.
+
+    Attributes:
+        key: Names this setup among all the process's games (see :func:`story_setup`).
+        path: The story file.
+        seed: The interpreter's random seed.
+        reading: How an outcome is read.
+        compass: Inform's compass, if the story has one.
+    """
+
+    key: str
+    path: str
+    seed: int
+    reading: ObjectsReading
+    compass: Compass | None
+
+
+def story_setup(path: str, seed: int, reading: ObjectsReading, compass: Compass | None) -> StorySetup:
+    """A :class:`StorySetup`, keyed by what it holds.
+
+    A game's forks (a planner makes hundreds) read outcomes alike and so
+    share one key: a worker keeps one setup for all of them, and a command
+    that killed a worker in one is known in the others.
+    """
+    path = os.path.abspath(path)  # the workers may have been started from another folder
+    content = hashlib.blake2b(digest_size=12)
+    content.update(f"{path}|{seed}|{reading.span}|{reading.globals}|{compass!r}".encode())
+    content.update(reading.index.tobytes())
+    if reading.mask is not None:
+        content.update(reading.mask.tobytes())
+    return StorySetup(content.hexdigest(), path, seed, reading, compass)
+
+
+class _Progress:
+    """How many commands of its batch a worker has finished: four bytes of a file both map.
+
+    Written after every command, read by the parent only when the worker
+    has died, to tell which command killed it.
+    """
+
+    def __init__(self, path: str, create: bool = False) -> None:
+        self.path = path
+        if create:
+            with open(path, "wb") as f:
+                f.write(b"\0\0\0\0")
+        with open(path, "r+b") as f:
+            self._map = mmap.mmap(f.fileno(), 4)
+
+    @property
+    def value(self) -> int:
+        return int(struct.unpack_from("<i", self._map)[0])
+
+    @value.setter
+    def value(self, count: int) -> None:
+        struct.pack_into("<i", self._map, 0, count)
+
+    def close(self) -> None:
+        self._map.close()
+
+
+def _no_action(setup: StorySetup, start: Snapshot, at: tuple[int, int]) -> Outcome:
+    """The outcome given to a command not played to its end: halted, globals as at ``start``."""
+    return HALTED, start.ram()[setup.reading.globals].tobytes(), at
+
+
+def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> None:
+    """A worker's loop: set stories up, play batches, until told to stop or the pipe closes."""
+    setups: dict[str, StorySetup] = {}
+    interpreters: OrderedDict[tuple[str, int], Interpreter] = OrderedDict()
+    conn_out.send(("ready",))
+
+    def done(count: int) -> None:
+        progress.value = count
+
+    while True:
+        try:
+            message = conn_in.recv()
+        except (EOFError, OSError):
+            return
+        kind = message[0]
+        if kind == "stop":
+            return
+        if kind == "setup":
+            setup: StorySetup = message[1]
+            setups[setup.key] = setup
+            continue
+        _kind, key, state, halted, lifted_state, commands = message
+        progress.value = 0
+        try:
+            setup = setups[key]
+            story = (setup.path, setup.seed)
+            vm = interpreters.pop(story, None)
+            if vm is None:
+                vm = Interpreter(setup.path, setup.seed)
+                vm.reset()
+            interpreters[story] = vm
+            while len(interpreters) > KEPT_STORIES:
+                _story, old = interpreters.popitem(last=False)
+                old.close()
+            start = Snapshot(state, halted)
+            lifted = Snapshot(lifted_state) if lifted_state is not None else None
+            outcomes = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
+        except Exception as error:  # a fault of ours (or the file gone): reported, not mistaken for the story's
+            conn_out.send(("error", repr(error)))
+            continue
+        conn_out.send(outcomes)
+
+
+class _Worker:
+    """One worker process (``python -m zorktui.engine.actions.search_workers``) and the pipes to it.
+
+    A plain subprocess rather than :mod:`multiprocessing`: its "spawn" start
+    runs the parent's main script again in the child, and a user's script
+    without a ``__main__`` guard would have played its game twice.
+    """
+
+    def __init__(self) -> None:
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        handle, path = tempfile.mkstemp(prefix="zorktui-search-")
+        os.close(handle)
+        self.progress = _Progress(path, create=True)
+        # The worker imports the very zorktui this process runs (a checkout, a benchmark's older revision).
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "zorktui.engine.actions.search_workers", str(to_child_r), str(from_child_w), path],
+            pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, close_fds=True, env=env)
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.conn_out = Connection(to_child_w, readable=False)
+        self.conn = Connection(from_child_r, writable=False)
+        self.ready = False
+        self.stories: set[str] = set()
+
+    def poll_ready(self, timeout: float = 0.0) -> bool:
+        """Whether the worker has loaded (waiting up to ``timeout`` seconds for it)."""
+        if not self.ready and self.process.poll() is None and self.conn.poll(timeout):
+            try:
+                self.ready = self.conn.recv() == ("ready",)
+            except (EOFError, OSError):
+                self.ready = False
+            if self.ready:  # both have it mapped: the name is no longer needed, and nothing is left behind
+                with contextlib.suppress(OSError):
+                    os.unlink(self.progress.path)
+        return self.ready
+
+    def send(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
+        if setup.key not in self.stories:
+            self.conn_out.send(("setup", setup))
+            self.stories.add(setup.key)
+        self.conn_out.send(("play", setup.key, start.state, start.halted,
+                            lifted.state if lifted is not None else None, commands))
+
+    def stop(self) -> None:
+        try:
+            self.conn_out.send(("stop",))
+        except (OSError, ValueError):
+            pass
+        try:
+            self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.conn.close()
+        self.conn_out.close()
+        self.progress.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.progress.path)
+
+
+class SearchWorkers:
+    """Two worker processes that play candidates; see the module docstring."""
+
+    def __init__(self, count: int = 2) -> None:
+        self._lock = threading.Lock()
+        self._workers = [_Worker() for _ in range(count)]
+        # Per game (setup key), the commands that killed a worker.
+        self._killers: dict[str, set[str]] = {}
+        #: How many workers were replaced after one died in a batch.
+        self.replaced = 0
+
+    def ready(self) -> bool:
+        """Whether every worker has loaded (never waits)."""
+        return bool(self._workers) and all(w.poll_ready() for w in self._workers)
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT) -> bool:
+        """Whether every worker has loaded, waiting up to ``timeout`` seconds for them."""
+        return bool(self._workers) and all(w.poll_ready(timeout) for w in self._workers)
+
+    def play(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
+             commands: list[str], split: bool = True) -> list[Outcome]:
+        """Play ``commands`` from ``start``, shared between the workers; outcomes in order.
+
+        Interleaved shares (rather than halves) keep the workers even: two-object
+        commands, the dearest, come last. Without ``split``, the first worker
+        plays them all (a batch too small to be worth two hand-overs).
+        """
+        killers = self._killers.setdefault(setup.key, set())
+        if killers & set(commands):  # not played again: each would cost a worker
+            played = [c for c in commands if c not in killers]
+            outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
+            dead = _no_action(setup, start, DIED)
+            return [dead if c in killers else next(outcomes) for c in commands]
+        with self._lock:
+            ways = len(self._workers) if split else 1
+            shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
+            for i, share in enumerate(shares):
+                if share:
+                    try:
+                        self._workers[i].send(setup, start, lifted, share)
+                    except (OSError, ValueError):  # died between searches
+                        self._replace(i)
+                        self._workers[i].send(setup, start, lifted, share)
+            try:
+                results = [self._collect(i, setup, start, lifted, share) if share else []
+                           for i, share in enumerate(shares)]
+            except WorkerError:
+                # A worker's reply may still be waiting in its pipe: fresh workers, no stale replies.
+                for worker in self._workers:
+                    worker.stop()
+                self._workers = [_Worker() for _ in self._workers]
+                raise
+        out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
+        for i, result in enumerate(results[:ways]):
+            out[i::ways] = result
+        killers.update(c for c, outcome in zip(commands, out) if outcome[2] == DIED)
+        return out
+
+    def killed_by(self, setup: StorySetup) -> frozenset[str]:
+        """The commands that have killed a worker playing this game (never played again)."""
+        return frozenset(self._killers.get(setup.key, ()))
+
+    def _collect(self, index: int, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
+                 share: list[str]) -> list[Outcome]:
+        """The outcomes of worker ``index``'s share (already sent to it).
+
+        A worker that dies in a command (its progress says which) is
+        replaced; that command is no action, and the others it had not
+        answered for are played by the new one.
+        """
+        pending = list(range(len(share)))  # positions in ``share`` of the commands the worker was sent
+        outcomes: dict[int, Outcome] = {}
+        deaths = 0
+        while True:
+            worker = self._workers[index]
+            try:
+                reply = worker.conn.recv()
+            except (EOFError, OSError):
+                reply = None
+            if isinstance(reply, list):
+                outcomes.update(zip(pending, reply))
+                return [outcomes[i] for i in range(len(share))]
+            if reply is not None:  # the worker's own failure, not the story's
+                raise WorkerError(f"valid-action worker failed: {reply[1]}")
+            fatal = pending[min(worker.progress.value, len(pending) - 1)]
+            outcomes[fatal] = _no_action(setup, start, DIED)
+            pending.remove(fatal)
+            deaths += 1
+            if deaths >= MAX_DEATHS:
+                # A story that kills interpreter after interpreter: what is left counts as no action
+                # (played here, one of them would take the application down).
+                outcomes.update((i, _no_action(setup, start, GAVE_UP)) for i in pending)
+                pending = []
+            self._replace(index)
+            if not pending:
+                return [outcomes[i] for i in range(len(share))]
+            self._workers[index].send(setup, start, lifted, [share[i] for i in pending])
+
+    def _replace(self, index: int) -> None:
+        """Start a new worker in place of worker ``index`` and wait for it."""
+        self._workers[index].stop()
+        self._workers[index] = worker = _Worker()
+        self.replaced += 1
+        if not worker.poll_ready(RESTART_TIMEOUT):
+            raise WorkerError("a valid-action worker process could not be restarted")
+
+    def stop(self) -> None:
+        """Stop the workers."""
+        with self._lock:
+            for worker in self._workers:
+                worker.stop()
+            self._workers = []
+
+
+_shared: SearchWorkers | None = None
+_shared_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    """Whether searches may use worker processes (``ZORKTUI_SEARCH_WORKERS=0`` says not; POSIX only)."""
+    return os.environ.get(_ENV_SWITCH, "1") != "0" and (os.cpu_count() or 1) > 1 and os.name == "posix"
+
+
+def shared_workers() -> SearchWorkers | None:
+    """The process's workers, started on the first call (None where they are off or cannot start)."""
+    global _shared
+    if not enabled():
+        return None
+    with _shared_lock:
+        if _shared is None:
+            try:
+                _shared = SearchWorkers()
+            except (OSError, RuntimeError):
+                return None
+            atexit.register(_shared.stop)
+        return _shared
+
+
+def main(argv: list[str]) -> None:
+    """A worker process's entry: the pipe from the parent, the pipe to it, the progress file."""
+    conn_in = Connection(int(argv[0]), writable=False)
+    conn_out = Connection(int(argv[1]), readable=False)
+    _serve(conn_in, conn_out, _Progress(argv[2]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,438 @@
+"""Valid actions for any story: candidates from the game's own words, kept if they change the world.
+
+For each state: build candidates from the learned templates (see
+:mod:`zorktui.engine.actions.grammar`) over the objects in scope, named by the words
+the game's own properties give them; play each from a snapshot; keep those
+whose resulting world fingerprint differs from what merely passing time
+gives; group by resulting state and keep one command per group.
+
+Cost control, all game-agnostic:
+
+* Results are cached by world-state hash (in :class:`Game`).
+* Every candidate's last outcome is remembered with a digest of what its
+  outcome can plausibly depend on (its *context*, see :meth:`ActionFinder._context`).
+  For one object: the own state (parent, attributes, properties) of the
+  object and of every object above it in the tree (so the room and any
+  container); for templates that have changed the world somewhere, also the
+  globals that hold world state (puzzle flags; globals seen changing between
+  most searches, like the previous room or the score, are left out); and for
+  verbs whose grammar can also take a second object ("light X" when "light X
+  with Y" exists: the game may pick the instrument itself), the objects held
+  and in scope. For two objects: the own states of both. A candidate that
+  changed nothing is tried again only once its context differs; one that
+  changed the world is always tried again (its result is needed to group it
+  with the others). A state near one searched before (same room, one thing
+  taken or opened) then costs only the candidates the change can affect.
+  The last few contexts a candidate failed in are kept, not only the last:
+  back in a room, what is carried (and the scenery the library moves along
+  with the player) is in a context it has already failed in.
+* Things inside others that the parser cannot see (a shut mailbox's
+  leaflet) are named in no candidate; the parser itself is asked, see
+  :mod:`zorktui.engine.world.sight`.
+* Of candidates that last had the same effect ("take lamp", "wave lamp"
+  when waving first takes it), only the one kept is played again while the
+  others' contexts are unchanged; they join its group if it still has an
+  effect, and are played after all if it has not.
+* A template that has never changed the world anywhere is not tried on an
+  object (or pair) it has never been tried on when it already failed on one
+  that looks the same to the game's library: same attributes, same set of
+  properties (with the value of those that hold another object), held or
+  not; for a pair, also whether one names the other in a property (a door
+  and its own key). Objects with behaviour of their own carry
+  properties (routines) that plain ones lack, so they are still tried; and
+  once a template has worked somewhere it is tried on everything.
+
+On an Inform story nearly all of a search's time is the game's own parser
+running inside the interpreter (0.1 ms for a bare verb, 0.3 ms with one
+object, about 1 ms with two), not restoring snapshots or fingerprinting; on
+a ZIL story a command costs a tenth of that and the Python around it was
+nearly half, so that is kept lean (see :mod:`zorktui.engine.actions.batch`). The
+candidates are played by two worker processes (see
+:mod:`zorktui.engine.actions.search_workers`: a command that kills an interpreter
+kills a worker, not the application); where those are off, they are split
+between the game's interpreter and a twin one driven from a second thread
+(see :meth:`Interpreter.twin`) when a batch is worth it: on two cores a
+search takes a little over half as long.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from zorktui.engine.actions.batch import HALTED
+from zorktui.engine.actions.candidate_context import CandidateContexts
+from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
+    PARALLEL_MIN_SECONDS,
+    CandidatePlaying,
+    _Played,
+)
+from zorktui.engine.actions.grammar import (
+    Templates,
+    learn_double_templates,
+    learn_templates,
+    templates_from_grammar,
+)
+from zorktui.engine.actions.pairs import order_pairs
+from zorktui.engine.actions.search_workers import (
+    StorySetup,
+)
+from zorktui.engine.actions.searched import SearchedGame
+from zorktui.engine.calibrate.compass import find_compass
+from zorktui.engine.calibrate.noise import SCRATCH_QUORUM, scratch_globals
+from zorktui.engine.calibrate.sampling import direction_commands
+from zorktui.engine.directions import ORDER, direction_of
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.naming import Namer
+from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
+from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
+
+_NONSENSE = "qzxvw"
+#: Commands that pass time or look around without touching anything.
+_IDLE = ("wait", "look", "inventory", _NONSENSE)
+#: Scope caps keep a cluttered room from exploding the candidate count.
+MAX_OBJECTS = 24
+MAX_PAIRS = 32
+#: How many contexts a candidate is remembered to have failed in (the latest kept).
+FAILED_CONTEXTS = 8
+
+
+
+
+@dataclass
+class FinderStats:
+    """What the last search did (for benchmarks and the UI)."""
+
+    candidates: int = 0
+    tried: int = 0
+    skipped: int = 0
+    lookalikes: int = 0
+    followed: int = 0
+    valid: int = 0
+    learned_templates: int = 0
+    failures_remembered: int = 0
+
+
+def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
+    """Sort key choosing the plainest of commands with the same effect.
+
+    A direction comes first, compass points before up, down, in and out
+    ("west" over "in" and "enter" where all three lead through a window: a
+    player moves by directions, and maps are drawn from them); then fewer
+    things named ("wave mantle" over "insert mantle into key" where both
+    only pick it up; what a thing is taken from does not count: it says
+    where the thing is); then the command shape people write (see
+    :data:`zorktui.engine.zmachine.verbs.SHAPES`: "put orange on chair" over "drop
+    orange on chair", "take knife from table" over "take knife", "turn on
+    lamp" over "switch lamp"); then fewer words (an object counts as one,
+    however long its name), then the plainer verb ("take flask" over "eat
+    flask").
+    """
+    words = command.split()
+    direction = direction_of(command)
+    way = ORDER.index(direction) if direction else len(ORDER)
+    shape = template.split()
+    things = sum(w.startswith("{") for w in shape) - (shape[-2:] == ["from", "{1}"])
+    rank = PREFERRED.index(words[0]) if words[0] in PREFERRED else len(PREFERRED)
+    return (way, things, shape_rank(template), len(shape), rank, len(command))
+
+
+class ActionFinder(CandidateContexts, CandidatePlaying):
+    """Finds the commands that change the world from a game's current state.
+
+    Args:
+        game: The game to search (its interpreter is used and restored).
+        parallel: Play candidates on a second interpreter in a second thread
+            too (None: when the machine has more than one core).
+        workers: In parallel, play them on the search worker processes
+            instead where those run (see :mod:`zorktui.engine.actions.search_workers`).
+    """
+
+    def __init__(self, game: SearchedGame, parallel: bool | None = None, workers: bool = True) -> None:
+        self.game = game
+        if parallel is None:
+            parallel = (os.cpu_count() or 1) > 1
+        self.parallel = parallel
+        # In parallel, the process's search workers where they run; else the twin thread.
+        self.workers = workers
+        self._twin: Interpreter | None = None
+        # Seconds of one core per command played, as measured (None: not yet).
+        self._per_command: float | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self.templates: Templates | None = None
+        self._directions = direction_commands(game.zm)
+        # Inform's compass, out of scope for commands that name no direction (a quarter of a search's time).
+        self._compass = find_compass(game.zm)
+        self._reading = game.fingerprint.reading()
+        # This game's story as the search workers know it (made on first use).
+        self._setup: StorySetup | None = None
+        # Commands that killed a worker's interpreter: never played again, by anyone (the game and its forks share them).
+        self._deadly: set[str] = game._deadly
+        self._lifted: tuple[Snapshot, Snapshot] | None = None
+        self._productive: set[str] = set()
+        self._refs: dict[int, frozenset[int]] = {}
+        # Globals seen disturbed by many candidates in some state: parser scratch.
+        self._scratch: set[int] = set()
+        # (template, objects) -> (context digest, changed the world?, the
+        # candidate it had the same effect as, if not itself the one kept)
+        self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
+        # (template, objects) -> the last few contexts it changed nothing in. A
+        # thing carried, or scenery the library moves along with the player
+        # (Inform's sky and sea), is in another context in every room; back in
+        # a room, its context is one it already failed in.
+        self._failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]] = {}
+        # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
+        self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        # Per two-object template, what the things in each slot looked like when it worked.
+        self._worked_slots: dict[str, tuple[set[bytes], set[bytes]]] = {}
+        # How often each world global differed between consecutive searches.
+        self._global_changes = np.zeros(240, dtype=np.int32)
+        self._last_globals: np.ndarray | None = None
+        self.stats = FinderStats()
+        #: The room each direction of the last search leads to (see ``find``).
+        self.destinations: dict[str, int] = {}
+        # Words the parser took for each privately named object, per set of them in scope:
+        # a list of answers, each with the situations of the objects it could not name.
+        self._names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]] = {}
+        self._names_here: dict[int, list[str]] = {}
+        self._nouns: list[int] | None = None
+        self._inferring_cache: tuple[int, set[str]] | None = None
+        # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
+        self._local_globals: int | None = None
+        self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
+
+    def forget(self) -> None:
+        """Drop what earlier searches learned about candidates: the next search plays every one."""
+        self._memo.clear()
+        self._failed_in.clear()
+        self._failed_like.clear()
+        self._worked_like.clear()
+
+    def close(self) -> None:
+        """Stop the worker thread and release the twin interpreter (the finder can still search after)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        if self._twin is not None:
+            self._twin.close()
+            self._twin = None
+
+    def _scope(self) -> tuple[list[int], list[int]]:
+        """(held, in scope): from the object tree, named or not (names may be private).
+
+        In a ZIL story, also the room's local globals (Zork I's kitchen window
+        behind the house): see :mod:`zorktui.engine.zmachine.local_globals`.
+        """
+        facts = self.game.facts
+        zm = self.game.zm
+        objects = zm.objects
+        held = objects.children(facts.player) if objects.valid(facts.player) else []
+        place = facts.place()
+        around = facts.room_objects(place.room) if place is not None else []
+        if place is not None and not zm.header.is_inform and not place.dark:
+            if self._local_globals is None:
+                self._local_globals = local_globals_property(zm, place.room) or 0
+            if self._local_globals:
+                around = around + local_globals(zm, place.room, self._local_globals)
+        scope = list(dict.fromkeys(held + around))
+        return held, scope[:MAX_OBJECTS]
+
+    def _candidates(self, held: list[int], scope: list[int],
+                    signatures: dict[int, bytes]) -> list[tuple[str, str, tuple[int, ...]]]:
+        """(command, template, objects) triples for the current state (``signatures``: per object in scope)."""
+        assert self.templates is not None
+        names = {o: self._object_word(o, scope) for o in scope}
+        named = [o for o in scope if names[o]]
+        out: list[tuple[str, str, tuple[int, ...]]] = []
+        for d in self._directions:
+            out.append((d, d, ()))
+        for verb in self.templates.intransitive:
+            out.append((verb, verb, ()))
+        held_named = [o for o in held if names.get(o)]
+        loose = [o for o in named if o not in held_named]
+        for template in self.templates.single:
+            needs_held = self.templates.held.get(template, (False,))[0]
+            for o in held_named if needs_held else named:
+                out.append((template.format(names[o]), template, (o,)))
+        parent = self.game.zm.objects.parent
+        place = self.game.facts.place()
+        lying = {o for o in named if place is not None and parent(o) == place.room}
+        for template in self.templates.double:
+            slots = self.templates.held.get(template)
+            link = template.split()[-2] if template.split()[-2] != "{0}" else ""
+            if slots is not None:  # from the grammar: each slot says whether it wants a held object
+                firsts = held_named if slots[0] else named
+                seconds = held_named if slots[1] else named
+            elif link == "from":  # take the coin from the box: both out there
+                firsts = seconds = loose
+            elif link == "with":  # unlock the door with the key; cook the potato with the stove
+                firsts = seconds = named
+            else:  # put the key in the box: the thing moved is held
+                firsts, seconds = held_named, named
+            pairs = [(a, b) for a in firsts for b in seconds if a != b]
+            if slots is None and link == "with":
+                pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
+            if link == "from":  # a thing is only taken from what holds it
+                pairs = [(a, b) for a, b in pairs if parent(a) == b]
+            pairs = order_pairs(pairs, held_named, signatures.__getitem__,
+                                self._worked_slots.get(template, (set(), set())), self._linked, lying)
+            for a, b in pairs[:MAX_PAIRS]:
+                out.append((template.format(names[a], names[b]), template, (a, b)))
+        return out
+
+    def find(self) -> tuple[str, ...]:
+        """Search the current state; the game is left exactly as it was."""
+        game = self.game
+        vm, zm = game.vm, game.zm
+        start = vm.snapshot()
+        self._refs = {}  # objects named in each object's properties, read as needed this search
+        held, scope = self._scope()
+        zm.refresh(vm.ram())
+        here = self._surroundings(held, scope, vm.ram())
+        self._probe_names(scope, here.chains)
+        vm.restore(start)
+        self.namer.reset()  # what the parser was asked may have changed what things answer to
+        self.namer.learn(game.current.observation)
+        scope = self._in_sight(held, scope)
+        held_word = next((w for w in (self._object_word(o, scope) for o in held) if w), None)
+        if self.templates is None:
+            self.templates = templates_from_grammar(zm) or learn_templates(vm, zm, held_word)
+            vm.restore(start)
+        elif not self.templates.double_learned and held_word:
+            learn_double_templates(vm, zm, self.templates, held_word)
+            vm.restore(start)
+        fingerprint = game.fingerprint
+        idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
+        vm.restore(start)
+        zm.refresh(vm.ram())
+        unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
+        moves_global = self._moves_global()
+        start_moves = None if moves_global is None else zm.global_var(moves_global)
+        stats = FinderStats()
+        to_try: list[tuple[str, str, tuple[int, ...]]] = []
+        contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
+        # Candidates that last time had the same effect as another (their
+        # leader) and whose context has not changed since: they wait for the
+        # leader's result instead of being played.
+        followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
+        steady: set[tuple[str, tuple[int, ...]]] = set()
+        for command, template, objs in self._candidates(held, scope, here.signatures):
+            stats.candidates += 1
+            context = self._context(template, objs, here) if objs else b""
+            if objs:
+                if context in self._failed_in.get((template, objs), ()):
+                    stats.skipped += 1  # the commonest case: it failed before in the same context
+                    continue
+                memo = self._memo.get((template, objs))
+            # What the candidate looks like to the library (built only for those that get this far).
+            like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
+            if objs:
+                if memo is not None and memo[0] == context:
+                    steady.add((template, objs))
+                    if memo[2] is not None:
+                        followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
+                        continue
+                if (
+                    memo is None
+                    and template not in self._productive
+                    and like in self._failed_like
+                    and like not in self._worked_like
+                ):
+                    stats.lookalikes += 1
+                    continue
+            to_try.append((command, template, objs))
+            contexts.append((context, like))
+        # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
+        outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
+        idle_after, outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
+        baselines = [*((h, g) for h, g, _m, _at in idle_after), unplayed]
+        results = [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(to_try, outcomes)]
+        # Globals that many of this state's candidates disturb are scratch too.
+        idle_globals = baselines[0][1]
+        # (Never the room or the score: a kitchen where three things each score a point.)
+        self._scratch |= scratch_globals([r[4] for r in results], idle_globals, quorum=SCRATCH_QUORUM)
+        self._scratch -= game.facts.world_globals
+        keep = np.ones(len(idle_globals), dtype=bool)
+        keep[list(self._scratch)] = False
+
+        def state_key(objects_hash: bytes, globals_: np.ndarray) -> bytes:
+            return objects_hash + globals_[keep].tobytes()
+
+        idle_keys = {state_key(h, g) for h, g in baselines}
+        unplayed_key = state_key(*unplayed)
+        # A command outside the world (it took no time) counts as no change.
+        keys = [unplayed_key if timeless else state_key(h, g)
+                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes))]
+        # A follower joins its leader's group when the leader, unchanged in
+        # context, still has an effect; otherwise it is played after all.
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(HALTED)}
+        joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
+        late: list[tuple[str, str, tuple[int, ...]]] = []
+        late_contexts: list[tuple[bytes, tuple]] = []
+        for leader, waiting in followers.items():
+            k = landed.get(leader)
+            for candidate, context, like in waiting:
+                if k is not None and leader in steady:
+                    joined.append((candidate, (context, like), k))
+                else:
+                    late.append(candidate)
+                    late_contexts.append((context, like))
+        stats.followed = len(joined)
+        if late:
+            outcomes = self._play(start, [command for command, _t, _o in late])
+            results += [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(late, outcomes)]
+            keys += [unplayed_key if timeless else state_key(h, g)
+                     for (h, g, _m, _at), timeless in zip(outcomes, self._timeless(start_moves, idle_after, outcomes))]
+            contexts += late_contexts
+        stats.tried = len(results)
+        vm.restore(start)
+        zm.refresh(vm.ram())
+
+        groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
+        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
+            changed = k not in idle_keys and not k.startswith(HALTED)
+            if objs:
+                self._memo[(template, objs)] = (context, changed, None)
+                if not changed:
+                    failed = self._failed_in.setdefault((template, objs), [])
+                    failed.insert(0, context)
+                    del failed[FAILED_CONTEXTS:]
+                (self._worked_like if changed else self._failed_like).add(like)
+                if changed and len(objs) == 2:
+                    slots = self._worked_slots.setdefault(template, (set(), set()))
+                    slots[0].add(like[1][0])
+                    slots[1].add(like[1][1])
+            if changed:
+                self._productive.add(template)
+                groups.setdefault(k, []).append((command, template, objs))
+        for candidate, (context, _like), k in joined:
+            groups[k].append(candidate)
+        for members in groups.values():
+            leaders = [m for m in members if m[2]]
+            if len(leaders) < 2:
+                continue
+            leader = min(leaders, key=lambda m: _plainness(m[0], m[1]))
+            for _command, template, objs in leaders:
+                if (template, objs) != (leader[1], leader[2]):
+                    context = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
+                    if context is not None:
+                        self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
+        found = tuple(sorted(min(members, key=lambda m: _plainness(m[0], m[1]))[0] for members in groups.values()))
+        # Where each direction that changed the world leaves the player: the room global after it
+        # (read from the same play, so knowing it costs nothing). An explorer need not walk a way
+        # to learn that it leads back to a room already seen.
+        room_global = game.facts.room_global
+        changed_commands = {m[0] for members in groups.values() for m in members}
+        self.destinations = {command: int(g[room_global]) for command, _t, objs, _h, g in results
+                             if not objs and command in changed_commands and direction_of(command)
+                             and len(g) > room_global}
+        stats.valid = len(found)
+        stats.learned_templates = len(self.templates)
+        # Counted as kept, not by walking the memo: that grows with every state searched.
+        stats.failures_remembered = len(self._failed_in)
+        self.stats = stats
+        return found

@@ -1,0 +1,1 @@
+"""What the world holds, read from memory: places, objects and their names, light, sight, state fingerprints."""
