@@ -121,11 +121,6 @@ class Game:
         """The maximum score where the story makes it knowable, else None."""
         return self._max_score
 
-    @property
-    def turn_number(self) -> int:
-        """Number of the current turn (0 before the first command)."""
-        return self.current.turn
-
     def _in_sight(self, visible: tuple[ObjectRef, ...], place: Place,
                   inventory: tuple[ObjectRef, ...]) -> tuple[ObjectRef, ...]:
         """``visible`` less the things the parser cannot see (the shut mailbox's leaflet, an invisible box).
