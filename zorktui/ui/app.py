@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
@@ -33,7 +33,7 @@ from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
 from zorktui.ui.player_actions import PlayerActions
-from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
+from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
@@ -45,7 +45,7 @@ from zorktui.ui.widgets.transcript import Transcript
 DEFAULT_AUTOPILOT_DELAY = 0.25
 
 
-class ZorkApp(SessionBridge, PlayerActions, App[None]):
+class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
     """Co-play of a Z-machine story by a person and an agent.
 
     Args:
@@ -55,7 +55,7 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
         themes_dir: The user's theme folder (default: ``config_dir()/themes``).
     """
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, "app.tcss"]
     TITLE = "zorktui"
     BINDINGS = [
         Binding("f1", "help", "Help", id="help", tooltip="Every key and app command"),
@@ -79,29 +79,14 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
 
     def __init__(self, built: Any, theme: str | None = None, config: UiConfig | None = None,
                  themes_dir: Path | None = None) -> None:
-        super().__init__()
+        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        super().__init__(config if config is not None else load_config(binding_ids=ids), theme=theme,
+                         themes_dir=themes_dir)
         self.built = built
         self.session = built.session
         #: A human-baseline study's rules (None: an ordinary session).
         self.baseline = getattr(built, "baseline", None)
-        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
-        self.ui_config = config if config is not None else load_config(binding_ids=ids)
-        self.startup_notes: list[str] = list(built.warnings) + list(self.ui_config.warnings)
-        for builtin in BUILTIN_THEMES:
-            self.register_theme(builtin)
-        if themes_dir is None:
-            from zorktui.locations import config_dir
-
-            themes_dir = config_dir() / "themes"
-        user_themes, warnings = load_user_themes(themes_dir)
-        for user_theme in user_themes:
-            self.register_theme(user_theme)
-        self.startup_notes += warnings
-        wanted = theme or self.ui_config.theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.startup_notes.append(f"no theme called {wanted!r}; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME
-        self.theme = wanted
+        self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
             else DEFAULT_AUTOPILOT_DELAY
