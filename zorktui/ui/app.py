@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.session.modes import Mode
+from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
@@ -84,8 +85,8 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
                          themes_dir=themes_dir)
         self.built = built
         self.session = built.session
-        #: A human-baseline study's rules (None: an ordinary session).
-        self.baseline = getattr(built, "baseline", None)
+        #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
+        self.study = BaselineView(getattr(built, "baseline", None))
         self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
@@ -123,8 +124,7 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
     def on_mount(self) -> None:
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
-        if self.baseline is not None:
-            self._baseline_layout()
+        self.study.apply_layout(self.screen)
         transcript = self.query_one(Transcript)
         turn = self.session.current
         if turn.turn > 0:
@@ -145,8 +145,7 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
         self._serve_jobs()
         self.refresh_panels()
         self._after_turn_started()
-        if self.baseline is not None:
-            self._ask_consent()
+        self.study.ask_consent(self, getattr(self.built, "consent", None))
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()
@@ -154,53 +153,12 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
                 self.session.request_proposal()
         self.query_one(CommandLine).focus()
 
-    # ------------------------------------------------------------ baseline
-    def _baseline_layout(self) -> None:
-        """No agent panel; the memory's panels only if the study shows them."""
-        self.query_one("#agent").display = False
-        if not self.baseline.show_memory:
-            self.query_one("#room").display = False
-            self.query_one("#map").display = False
-            self.query_one("#side").display = False
-
-    def _ask_consent(self) -> None:
-        """Ask before the first command (a resumed session that was agreed to is not asked again)."""
-        from zorktui.ui.screens.consent import ConsentScreen
-
-        answer = getattr(self.built, "consent", None)
-        if answer is True:
-            return
-        if answer is False:
-            self.notify("This participant declined; the session stays closed.", severity="error")
-            self.call_after_refresh(self.action_quit)
-            return
-        self.push_screen(ConsentScreen(self.baseline.consent, self.baseline.participant), self._consented)
-
-    def _consented(self, agreed: bool | None) -> None:
-        rules = self.baseline
-        answer = "agreed" if agreed else "declined"
-        recorder = self.session.recorder
-
-        def record() -> None:
-            if recorder is not None:
-                recorder.consent(answer, rules.consent, rules.header_fields())
-            # Think time of the first command starts now, not while the consent text was read.
-            self.session.mark_ready()
-
-        self.submit_job(record, label="consent")
-        transcript = self.query_one(Transcript)
-        if agreed:
-            transcript.note(f"Thank you. Participant {rules.participant}: play begins"
-                            + ("" if rules.allow_undo else " (undo is off in this study)") + ".", style="bold italic")
-            self.query_one(CommandLine).focus()
-        else:
-            transcript.note("You declined: nothing will be played. Closing.", style="bold italic")
-            self.call_after_refresh(self.action_quit)
-
+    # --------------------------------------------------------------- agent
     def _describe_agent(self) -> str:
         agent = self.session.agent
-        if self.baseline is not None:
-            return f"baseline {self.baseline.participant}"
+        study_name = self.study.agent_name()
+        if study_name is not None:
+            return study_name
         if agent is None:
             return "no agent"
         llm = self.built.llm

@@ -19,11 +19,6 @@ from zorktui.ui.widgets.transcript import Transcript
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
-#: Actions a human-baseline participant does not get (the inspector only when the study shows the memory).
-BASELINE_HIDDEN = frozenset({"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "inspector",
-                             "toggle_panel"})
-#: App commands a baseline participant does not get.
-BASELINE_COMMANDS_OFF = frozenset({"mode", "auto", "pause", "step", "speed", "reject", "memory", "map"})
 #: Panels the zoom key cycles through.
 ZOOM_ORDER = ("transcript", "room", "map", "agent")
 
@@ -66,8 +61,7 @@ class PlayerActions:
         s = self.session
         name, arg = command.name, command.arg
         try:
-            if self.baseline is not None and name in BASELINE_COMMANDS_OFF and not (
-                    name in ("memory", "map") and self.baseline.show_memory):
+            if not self.study.allows_command(name):
                 raise appcmd.CommandError(f"/{name} is not part of this study (you play alone)")
             if name == "undo":
                 n = command.int_arg(1)
@@ -132,9 +126,7 @@ class PlayerActions:
                       "inspector"} and len(self.screen_stack) > 1:
             return False
         # A baseline participant plays alone: the agent's keys (and the memory, unless shown) are gone.
-        if self.baseline is not None and action in BASELINE_HIDDEN:
-            return action == "inspector" and self.baseline.show_memory
-        return True
+        return self.study.allows_action(action)
 
     def action_accept(self) -> None:
         """Play the agent's pending proposal."""
@@ -260,10 +252,7 @@ class PlayerActions:
 
     def action_zoom(self) -> None:
         """Zoom the next panel (transcript, room, map, agent, then none)."""
-        panels = ZOOM_ORDER
-        if self.baseline is not None:  # never reveal what the study hides
-            panels = ("transcript", "room", "map") if self.baseline.show_memory else ("transcript",)
-        order = [None, *panels]
+        order = [None, *self.study.zoom_panels(ZOOM_ORDER)]
         self._zoom_to(order[(order.index(self._zoomed) + 1) % len(order)])
 
     def _zoom_to(self, name: str | None) -> None:
