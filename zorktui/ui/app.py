@@ -33,6 +33,7 @@ from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
+from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.widgets.agentpanel import AgentPanel
@@ -57,6 +58,8 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
     """
 
     CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, "app.tcss"]
+    # The palette lists the app commands beside Textual's own (themes, keys, quit).
+    COMMANDS = ZorkTuiAppBase.COMMANDS | {AppCommandProvider}
     TITLE = "zorktui"
     BINDINGS = [
         Binding("f1", "help", "Help", id="help", tooltip="Every key and app command"),
@@ -103,7 +106,8 @@ class ZorkApp(SessionBridge, PlayerActions, ZorkTuiAppBase):
         self._panels_lock = threading.Lock()
         self._panels_wanted = False
         self._panels_reading = False
-        self._zoomed: str | None = None
+        #: The panel zoomed to fill the screen (None: none).
+        self.zoomed: str | None = None
         self._agent_name = self._describe_agent()
         #: perf_counter when the first story text was written (for the start-up benchmark).
         self.first_text_at: float | None = None
