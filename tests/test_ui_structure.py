@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -108,5 +109,22 @@ def test_palette_lists_only_what_a_baseline_study_allows(tmp_path: Path) -> None
             assert "/undo [N]" in shown and "/help" in shown
             assert not any(t.startswith(("/auto", "/mode", "/memory", "/map")) for t in shown)
             app.exit()
+
+    asyncio.run(go())
+
+
+def test_quit_typed_on_the_command_line_closes_the_app(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert type(app.screen).__name__ == "MainScreen" and len(app.screen_stack) == 1
+            await type_command(pilot, "/quit")
+            end = time.monotonic() + 30
+            while app.is_running and time.monotonic() < end:
+                await asyncio.sleep(0.05)  # not pilot.pause: the app is closing
+            assert not app.is_running
+        assert app.session.closed
 
     asyncio.run(go())
