@@ -1,6 +1,7 @@
 """What the person does in the app: the command line, app commands (/undo, /save...) and key actions.
 
-A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
+App commands are run from the registry in :mod:`zorktui.ui.app_commands`;
+a baseline study's limits come from :mod:`zorktui.ui.baseline_view`. A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
 the app's one job queue (:meth:`ZorkApp.submit_job`).
 """
 
