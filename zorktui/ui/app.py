@@ -1,51 +1,46 @@
-"""The zorktui app: the main screen, its bindings, its workers and its closing.
+"""The zorktui app: its bindings, its start and its closing.
 
-Session events are shown by :mod:`zorktui.ui.bridge`; what the person does
-(command line, app commands, keys) is in :mod:`zorktui.ui.player_actions`.
+The main screen's widgets are in :mod:`zorktui.ui.screens.main`; session
+events are shown by :mod:`zorktui.ui.bridge`; what the person does (command
+line, app commands, keys) is in :mod:`zorktui.ui.player_actions`, the app
+commands themselves in :mod:`zorktui.ui.app_commands`; the job queue and the
+panel readers in :mod:`zorktui.ui.workers`; a baseline study's rules in
+:mod:`zorktui.ui.baseline_view`.
 
 Threads: session events arrive on whatever thread made them and are posted
 to the app as :class:`~zorktui.ui.messages.SessionEvent` messages. Everything
-that plays (commands, accept, undo, save...) goes through one queue served by
-one thread worker, so commands play in the order they were typed and the UI
-never waits for the game lock. Panel refreshes and valid actions are thread
-workers too; workers only post messages.
+that plays goes through one queue served by one thread worker
+(:meth:`submit_job`); workers only post messages.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
 
 from textual import work
-from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
-from textual.widgets import Footer
-from textual.worker import Worker, WorkerState, get_current_worker
 
-from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.session.modes import Mode
+from zorktui.ui.app_base import ZorkTuiAppBase
+from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
-from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady, SessionClosed
+from zorktui.ui.messages import SessionClosed
+from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions
-from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
+from zorktui.ui.screens.main import MainScreen
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
-from zorktui.ui.widgets.mapview import MapView
-from zorktui.ui.widgets.room import RoomPanel, room_info
-from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
+from zorktui.ui.workers import AppWorkers
 
 #: Seconds between autopilot commands in the app unless config.toml says otherwise.
 DEFAULT_AUTOPILOT_DELAY = 0.25
 
 
-class ZorkApp(SessionBridge, PlayerActions, App[None]):
+class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
     """Co-play of a Z-machine story by a person and an agent.
 
     Args:
@@ -55,7 +50,12 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
         themes_dir: The user's theme folder (default: ``config_dir()/themes``).
     """
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, "app.tcss"]
+    # The palette lists the app commands beside Textual's own (themes, keys, quit).
+    COMMANDS = ZorkTuiAppBase.COMMANDS | {AppCommandProvider}
+    # The main screen as the one mode's screen: Textual then waits for its widgets before the app is ready.
+    DEFAULT_MODE = "main"
+    MODES = {"main": MainScreen}
     TITLE = "zorktui"
     BINDINGS = [
         Binding("f1", "help", "Help", id="help", tooltip="Every key and app command"),
@@ -79,67 +79,35 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
 
     def __init__(self, built: Any, theme: str | None = None, config: UiConfig | None = None,
                  themes_dir: Path | None = None) -> None:
-        super().__init__()
+        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        super().__init__(config if config is not None else load_config(binding_ids=ids), theme=theme,
+                         themes_dir=themes_dir)
         self.built = built
         self.session = built.session
-        #: A human-baseline study's rules (None: an ordinary session).
-        self.baseline = getattr(built, "baseline", None)
-        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
-        self.ui_config = config if config is not None else load_config(binding_ids=ids)
-        self.startup_notes: list[str] = list(built.warnings) + list(self.ui_config.warnings)
-        for builtin in BUILTIN_THEMES:
-            self.register_theme(builtin)
-        if themes_dir is None:
-            from zorktui.locations import config_dir
-
-            themes_dir = config_dir() / "themes"
-        user_themes, warnings = load_user_themes(themes_dir)
-        for user_theme in user_themes:
-            self.register_theme(user_theme)
-        self.startup_notes += warnings
-        wanted = theme or self.ui_config.theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.startup_notes.append(f"no theme called {wanted!r}; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME
-        self.theme = wanted
+        #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
+        self.study = BaselineView(getattr(built, "baseline", None))
+        self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
             else DEFAULT_AUTOPILOT_DELAY
         # The line that answers the game's own QUIT names this front's way.
         self.session.quit_how = "press ctrl+q (your session is kept)"
-        self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
+        self._init_workers()
         self._editing: Any = None
         self._unsubscribe: Callable[[], None] | None = None
         self._quitting = False
-        # Readers of the memory and the game hold this; closing takes it so no read outlives the database.
-        self._reading = threading.Lock()
-        # The panel reader's state (see refresh_panels).
-        self._panels_lock = threading.Lock()
-        self._panels_wanted = False
-        self._panels_reading = False
-        self._zoomed: str | None = None
+        #: The panel zoomed to fill the screen (None: none).
+        self.zoomed: str | None = None
         self._agent_name = self._describe_agent()
         #: perf_counter when the first story text was written (for the start-up benchmark).
         self.first_text_at: float | None = None
 
     # ------------------------------------------------------------- layout
-    def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Transcript(id="transcript")
-                yield CommandLine(id="command")
-            with Vertical(id="side"):
-                yield RoomPanel(id="room")
-                yield MapView(id="map")
-                yield AgentPanel(id="agent")
-        yield Footer(compact=True)
-
     def on_mount(self) -> None:
+        # The main screen's widgets are mounted by now (see MODES): fill them and start the session's work.
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
-        if self.baseline is not None:
-            self._baseline_layout()
+        self.study.apply_layout(self.screen)
         transcript = self.query_one(Transcript)
         turn = self.session.current
         if turn.turn > 0:
@@ -160,8 +128,7 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
         self._serve_jobs()
         self.refresh_panels()
         self._after_turn_started()
-        if self.baseline is not None:
-            self._ask_consent()
+        self.study.ask_consent(self, getattr(self.built, "consent", None))
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()
@@ -169,53 +136,12 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
                 self.session.request_proposal()
         self.query_one(CommandLine).focus()
 
-    # ------------------------------------------------------------ baseline
-    def _baseline_layout(self) -> None:
-        """No agent panel; the memory's panels only if the study shows them."""
-        self.query_one("#agent").display = False
-        if not self.baseline.show_memory:
-            self.query_one("#room").display = False
-            self.query_one("#map").display = False
-            self.query_one("#side").display = False
-
-    def _ask_consent(self) -> None:
-        """Ask before the first command (a resumed session that was agreed to is not asked again)."""
-        from zorktui.ui.screens.consent import ConsentScreen
-
-        answer = getattr(self.built, "consent", None)
-        if answer is True:
-            return
-        if answer is False:
-            self.notify("This participant declined; the session stays closed.", severity="error")
-            self.call_after_refresh(self.action_quit)
-            return
-        self.push_screen(ConsentScreen(self.baseline.consent, self.baseline.participant), self._consented)
-
-    def _consented(self, agreed: bool | None) -> None:
-        rules = self.baseline
-        answer = "agreed" if agreed else "declined"
-        recorder = self.session.recorder
-
-        def record() -> None:
-            if recorder is not None:
-                recorder.consent(answer, rules.consent, rules.header_fields())
-            # Think time of the first command starts now, not while the consent text was read.
-            self.session.mark_ready()
-
-        self.submit_job(record, label="consent")
-        transcript = self.query_one(Transcript)
-        if agreed:
-            transcript.note(f"Thank you. Participant {rules.participant}: play begins"
-                            + ("" if rules.allow_undo else " (undo is off in this study)") + ".", style="bold italic")
-            self.query_one(CommandLine).focus()
-        else:
-            transcript.note("You declined: nothing will be played. Closing.", style="bold italic")
-            self.call_after_refresh(self.action_quit)
-
+    # --------------------------------------------------------------- agent
     def _describe_agent(self) -> str:
         agent = self.session.agent
-        if self.baseline is not None:
-            return f"baseline {self.baseline.participant}"
+        study_name = self.study.agent_name()
+        if study_name is not None:
+            return study_name
         if agent is None:
             return "no agent"
         llm = self.built.llm
@@ -225,121 +151,6 @@ class ZorkApp(SessionBridge, PlayerActions, App[None]):
 
     def _usage(self) -> Any:
         return self.built.llm.usage if self.built.llm is not None else None
-
-    # -------------------------------------------------------------- workers
-    @work(thread=True, group="game", exit_on_error=False, name="game loop")
-    def _serve_jobs(self) -> None:
-        """Play queued jobs one at a time, in order, until the app closes."""
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                job = self._jobs.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if job is None:
-                self._jobs.task_done()
-                return
-            label, call = job
-            try:
-                result = call()
-            except (ZorkTuiError, ValueError, OSError) as exc:
-                text = one_line(exc)
-                self.post_message(Notice(f"{label}: {text}" if label else text, "error"))
-            else:
-                if isinstance(result, str):
-                    self.post_message(Notice(result))
-            finally:
-                self._jobs.task_done()
-
-    @property
-    def busy(self) -> bool:
-        """Commands are queued or playing."""
-        return self._jobs.unfinished_tasks > 0
-
-    def submit_job(self, call: Callable[[], Any], label: str = "") -> None:
-        """Queue something that plays or jumps (runs on the game worker, in order).
-
-        ``call`` may return a string: it is shown to the person.
-        """
-        self._jobs.put((label, call))
-
-    def refresh_panels(self) -> None:
-        """Ask for the Room and Map panels to be read again (off the UI thread).
-
-        Requests coalesce: one reader runs at a time and reads again while
-        more were asked for, so a fast autopilot never starves the panels
-        (cancelling a reader per turn would, as none would ever finish).
-        """
-        with self._panels_lock:
-            self._panels_wanted = True
-            if self._panels_reading:
-                return
-            self._panels_reading = True
-        self._read_panels()
-
-    @work(thread=True, group="panels", exit_on_error=False)
-    def _read_panels(self) -> None:
-        session = self.session
-        try:
-            while True:
-                with self._panels_lock:
-                    if not self._panels_wanted:
-                        self._panels_reading = False
-                        return
-                    self._panels_wanted = False
-                with self._reading:
-                    if session.closed:
-                        return
-                    turn = session.current.turn
-                    info = room_info(session)
-                    map_text = None
-                    if session.memory is not None:
-                        from zorktui.memory.mapmodel import build_map
-                        from zorktui.memory.maprender import render_map
-
-                        map_text = render_map(build_map(session.memory))
-                self.post_message(PanelsReady(PanelData(turn, info, map_text)))
-        finally:
-            with self._panels_lock:
-                self._panels_reading = False
-
-    def on_panels_ready(self, message: PanelsReady) -> None:
-        if self._tearing_down():
-            return
-        try:
-            self.query_one(RoomPanel).show(message.data.room)
-            self.query_one(MapView).show(message.data.map_text)
-        except NoMatches:
-            if not self._tearing_down():
-                raise
-
-    @work(thread=True, exclusive=True, group="actions", exit_on_error=False)
-    def fetch_actions(self) -> None:
-        """Valid actions of the current state, for completion (searched beside the game: play goes on)."""
-        if self.session.closed:
-            return
-        turn = self.session.current.turn
-        try:
-            actions = self.session.valid_actions()
-        except RuntimeError:
-            return  # the session closed while it searched
-        if not get_current_worker().is_cancelled:
-            self.post_message(ActionsReady(turn, actions))
-
-    def on_actions_ready(self, message: ActionsReady) -> None:
-        if message.turn == self.session.current.turn and not self._quitting:
-            self.query_one(CommandLine).completer.set_actions(message.actions)
-            self.refresh_panels()  # the memory has learned the ways out the valid actions hold
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place worker failures are reported."""
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            error = event.worker.error
-            text = f"{event.worker.name or 'worker'} failed: {one_line(error, 200, with_type=True)}"
-            self.query_one(Transcript).error(text)
-            self.notify(text, severity="error", timeout=6)
-            if event.worker.group == "game" and not self._quitting:
-                self._serve_jobs()
 
     # ----------------------------------------------------------------- quit
     async def action_quit(self) -> None:

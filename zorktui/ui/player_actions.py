@@ -1,6 +1,7 @@
 """What the person does in the app: the command line, app commands (/undo, /save...) and key actions.
 
-A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
+App commands are run from the registry in :mod:`zorktui.ui.app_commands`;
+a baseline study's limits come from :mod:`zorktui.ui.baseline_view`. A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
 the app's one job queue (:meth:`ZorkApp.submit_job`).
 """
 
@@ -13,17 +14,13 @@ from textual.widgets import Input
 
 from zorktui.session.modes import Mode
 from zorktui.ui import commands as appcmd
+from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
-#: Actions a human-baseline participant does not get (the inspector only when the study shows the memory).
-BASELINE_HIDDEN = frozenset({"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "inspector",
-                             "toggle_panel"})
-#: App commands a baseline participant does not get.
-BASELINE_COMMANDS_OFF = frozenset({"mode", "auto", "pause", "step", "speed", "reject", "memory", "map"})
 #: Panels the zoom key cycles through.
 ZOOM_ORDER = ("transcript", "room", "map", "agent")
 
@@ -62,68 +59,13 @@ class PlayerActions:
             self.submit_job(lambda: self.session.play(text, actor="human"), label=text)
 
     def run_app_command(self, command: appcmd.AppCommand) -> None:
-        """Run an app command (they never reach the game)."""
-        s = self.session
-        name, arg = command.name, command.arg
+        """Run an app command from the registry (they never reach the game)."""
         try:
-            if self.baseline is not None and name in BASELINE_COMMANDS_OFF and not (
-                    name in ("memory", "map") and self.baseline.show_memory):
-                raise appcmd.CommandError(f"/{name} is not part of this study (you play alone)")
-            if name == "undo":
-                n = command.int_arg(1)
-                self.submit_job(lambda: s.undo(n) and None, label="/undo")
-            elif name == "save":
-                if not arg:
-                    raise appcmd.CommandError("/save needs a name, e.g. /save before-the-cellar")
-                self.submit_job(lambda: f"Saved checkpoint '{arg}' ({s.save(arg).name})", label="/save")
-            elif name == "restore":
-                if not arg:
-                    raise appcmd.CommandError("/restore needs a name (/saves lists them)")
-                self.submit_job(lambda: s.restore(arg) and None, label="/restore")
-            elif name == "saves":
-                self.submit_job(self._list_saves, label="/saves")
-            elif name == "restart":
-                self.submit_job(lambda: s.restart() and None, label="/restart")
-            elif name == "mode":
-                self._set_mode(arg)
-            elif name == "auto":
-                steps = command.int_arg(0, minimum=0) or None
-                self._start_autopilot(steps)
-            elif name == "pause":
-                self.action_pause()
-            elif name == "step":
-                self.action_step()
-            elif name == "speed":
-                try:
-                    delay = float(arg)
-                except ValueError:
-                    raise appcmd.CommandError("/speed takes seconds, e.g. /speed 0.5") from None
-                if delay < 0 or delay > 60:
-                    raise appcmd.CommandError("/speed takes 0 to 60 seconds")
-                self._set_delay(delay)
-            elif name == "reject":
-                self._reject(arg)
-            elif name == "memory":
-                self.action_inspector()
-            elif name == "map":
-                self._zoom_to(None if self._zoomed == "map" else "map")
-            elif name == "theme":
-                if arg not in self.available_themes:
-                    raise appcmd.CommandError(f"no theme {arg!r}; there are {', '.join(sorted(self.available_themes))}")
-                self.theme = arg
-            elif name == "help":
-                self.action_help()
-            elif name == "quit":
-                self.action_quit()
+            if not self.study.allows_command(command.name):
+                raise appcmd.CommandError(f"/{command.name} is not part of this study (you play alone)")
+            REGISTRY.get(command.name).run(self, command)
         except appcmd.CommandError as exc:
             self.query_one(Transcript).error(str(exc))
-
-    def _list_saves(self) -> str:
-        saves = self.session.checkpoints()
-        if not saves:
-            return "No checkpoints yet (/save NAME makes one)."
-        return "Checkpoints: " + ", ".join(
-            f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
 
     # -------------------------------------------------------------- actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -132,9 +74,7 @@ class PlayerActions:
                       "inspector"} and len(self.screen_stack) > 1:
             return False
         # A baseline participant plays alone: the agent's keys (and the memory, unless shown) are gone.
-        if self.baseline is not None and action in BASELINE_HIDDEN:
-            return action == "inspector" and self.baseline.show_memory
-        return True
+        return self.study.allows_action(action)
 
     def action_accept(self) -> None:
         """Play the agent's pending proposal."""
@@ -166,11 +106,12 @@ class PlayerActions:
 
         def done(reason: str | None) -> None:
             if reason is not None:
-                self._reject(reason)
+                self.reject(reason)
 
         self.push_screen(RejectScreen(p.command), done)
 
-    def _reject(self, reason: str) -> None:
+    def reject(self, reason: str) -> None:
+        """Refuse the pending proposal with a reason ("" for none); the agent thinks again."""
         p = self.session.pending
         if p is None:
             self.notify("No proposal to reject.", timeout=3)
@@ -200,9 +141,10 @@ class PlayerActions:
         if self.session.autopilot_running:
             self.session.stop_autopilot("you took the controls back")
         else:
-            self._start_autopilot(None)
+            self.start_autopilot(None)
 
-    def _start_autopilot(self, steps: int | None) -> None:
+    def start_autopilot(self, steps: int | None) -> None:
+        """Hand control to the agent (for at most ``steps`` commands; None: until it stops)."""
         if self.session.agent is None:
             self.notify("No agent in this session (start with --agent explore or --agent llm).", severity="warning")
             return
@@ -236,14 +178,20 @@ class PlayerActions:
     def action_speed(self) -> None:
         """Cycle the autopilot's delay between commands."""
         later = [d for d in SPEEDS if d > self.session.delay]
-        self._set_delay(later[0] if later else SPEEDS[0])
+        self.set_delay(later[0] if later else SPEEDS[0])
 
-    def _set_delay(self, delay: float) -> None:
+    def set_delay(self, delay: float) -> None:
+        """Seconds the autopilot waits between commands."""
         self.session.delay = delay
         self.notify(f"Autopilot delay {delay:g} s", timeout=2)
         self._refresh_status()
 
-    def _set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: str) -> None:
+        """Who plays: "human", "coplay" or "autopilot".
+
+        Raises:
+            CommandError: Not a mode, or an agent's mode in a session without one.
+        """
         if mode not in tuple(Mode):
             raise appcmd.CommandError("/mode takes human, coplay or autopilot")
         if mode != Mode.HUMAN and self.session.agent is None:
@@ -260,14 +208,12 @@ class PlayerActions:
 
     def action_zoom(self) -> None:
         """Zoom the next panel (transcript, room, map, agent, then none)."""
-        panels = ZOOM_ORDER
-        if self.baseline is not None:  # never reveal what the study hides
-            panels = ("transcript", "room", "map") if self.baseline.show_memory else ("transcript",)
-        order = [None, *panels]
-        self._zoom_to(order[(order.index(self._zoomed) + 1) % len(order)])
+        order = [None, *self.study.zoom_panels(ZOOM_ORDER)]
+        self.zoom_to(order[(order.index(self.zoomed) + 1) % len(order)])
 
-    def _zoom_to(self, name: str | None) -> None:
-        self._zoomed = name
+    def zoom_to(self, name: str | None) -> None:
+        """Zoom a panel by id to fill the screen (None: unzoom)."""
+        self.zoomed = name
         if name is None:
             self.screen.minimize()
             self.query_one(CommandLine).focus()
@@ -307,5 +253,5 @@ class PlayerActions:
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
 
     def on_key(self, event: Any) -> None:
-        if event.key == "escape" and self._zoomed is not None and len(self.screen_stack) == 1:
-            self._zoom_to(None)
+        if event.key == "escape" and self.zoomed is not None and len(self.screen_stack) == 1:
+            self.zoom_to(None)

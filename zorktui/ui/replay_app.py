@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -22,7 +22,8 @@ from textual.widgets import Footer, Input, Static
 from zorktui.agent.safety import clean_text
 from zorktui.engine.turn import ObjectRef
 from zorktui.record.frames import Frame, frame_at_turn, frames_of
-from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME
+from zorktui.ui.app_base import ZorkTuiAppBase
+from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.widgets.mapview import MapView
 from zorktui.ui.widgets.room import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
@@ -99,23 +100,22 @@ def describe(frame: Frame) -> Text:
     return out
 
 
-class ReplayApp(App[None]):
+class ReplayApp(ZorkTuiAppBase):
     """Watch a session folder's trajectory.
 
     Args:
         folder: The session folder.
         records: Its trajectory records (header first).
         memory: Its memory, opened read-only, for the map as of each turn (None: no map).
-        theme: Theme name.
+        theme: Theme name (else the config file's, else the default).
+        config: Settings (default: read ``config_dir()/config.toml``; only its theme is used here).
+        themes_dir: The user's theme folder (default: ``config_dir()/themes``).
     """
 
     TITLE = "zorktui replay"
     # The jump box must never hold the keys while hidden: focus starts (and returns) on the transcript.
     AUTO_FOCUS = "#transcript"
     CSS = """
-    #main { height: 1fr; }
-    #left { width: 1fr; min-width: 40; }
-    #side { width: 42%; min-width: 36; max-width: 72; }
     #turn-box { height: 1fr; border: round $secondary; border-title-color: $secondary; padding: 0 1; }
     #map { height: 1fr; }
     #jump { dock: bottom; display: none; }
@@ -136,8 +136,8 @@ class ReplayApp(App[None]):
     ]
 
     def __init__(self, folder: Path, records: list[dict[str, Any]], memory: Any = None,
-                 theme: str | None = None) -> None:
-        super().__init__()
+                 theme: str | None = None, config: UiConfig | None = None, themes_dir: Path | None = None) -> None:
+        super().__init__(config if config is not None else load_config(), theme=theme, themes_dir=themes_dir)
         self.folder = folder
         self.header = records[0] if records and records[0].get("type") == "session" else {}
         self.frames = frames_of(records)
@@ -147,9 +147,6 @@ class ReplayApp(App[None]):
         self.speed = 2
         self._timer: Any = None
         self._reading = threading.Lock()
-        for builtin in BUILTIN_THEMES:
-            self.register_theme(builtin)
-        self.theme = theme if theme in self.available_themes else DEFAULT_THEME
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
@@ -165,6 +162,8 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#turn-box").border_title = "Turn"
+        for note in self.startup_notes:
+            self.notify(note, severity="warning", timeout=6)
         if self.memory is None:
             self.query_one(MapView).show("(this session kept no memory: no map)")
         if not self.frames:

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from zorktui.ui.commands import help_lines
+from zorktui.ui.app_commands import REGISTRY
 
 
 def key_table(rows: list[tuple[str, str, str]]) -> Table:
@@ -25,12 +25,12 @@ def key_table(rows: list[tuple[str, str, str]]) -> Table:
 
 
 def command_table() -> Table:
-    """A table of the app commands."""
+    """A table of the app commands, from the registry the command line and the palette use."""
     table = Table(box=None, show_header=True, header_style="bold", expand=False, pad_edge=False)
     table.add_column("command")
     table.add_column("does")
-    for usage, description in help_lines():
-        table.add_row(Text(usage, style="bold"), description)
+    for entry in REGISTRY:
+        table.add_row(Text(entry.usage, style="bold"), entry.help)
     return table
 
 
