@@ -15,8 +15,9 @@ BELOW_UI = ["engine", "memory", "agent", "session", "record"]
 
 
 def _modules(package: str) -> list[str]:
+    """Every module of a layer, its subpackages' too."""
     path = PACKAGE / package
-    return [f"zorktui.{package}.{m.name}" for m in pkgutil.iter_modules([str(path)])]
+    return [m.name for m in pkgutil.walk_packages([str(path)], prefix=f"zorktui.{package}.")]
 
 
 @pytest.mark.parametrize("package", BELOW_UI)
@@ -53,7 +54,7 @@ def test_engine_package_import_is_light() -> None:
 
 def test_memory_and_agent_imports_are_light() -> None:
     # Kuzu loads only when a session opens its graph; openai only when a model is used.
-    code = ("import sys, zorktui.memory.questions, zorktui.memory.mapmodel, zorktui.agent.llm, zorktui.session.session,"
+    code = ("import sys, zorktui.memory.questions, zorktui.memory.maps.mapmodel, zorktui.agent.llm, zorktui.session.session,"
             " zorktui.session.factory; assert 'kuzu' not in sys.modules and 'openai' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -65,3 +66,11 @@ def test_the_layer_contracts_in_pyproject_hold() -> None:
     done = subprocess.run([sys.executable, "-c", code, "--config", str(root / "pyproject.toml")],
                           cwd=root, capture_output=True, text=True)
     assert done.returncode == 0 and "2 kept, 0 broken" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+def test_no_module_over_450_lines_and_no_folder_over_16_modules() -> None:
+    long = [f"{p.relative_to(PACKAGE)}: {n}" for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450]
+    crowded = [f"{d.relative_to(PACKAGE.parent)}: {n}" for d in [PACKAGE, *PACKAGE.rglob("*")]
+               if d.is_dir() and d.name != "__pycache__" and (n := len(list(d.glob("*.py")))) > 16]
+    assert long == [] and crowded == []

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from llm_server import ScriptedLLM
-from zorktui.agent.mcts import MctsPlanner, PlannerSettings
-from zorktui.agent.mcts_llm import parse_weights
-from zorktui.agent.mcts_tree import Edge, Node, ranked
+from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
+from zorktui.agent.mcts.llm_prior import parse_weights
+from zorktui.agent.mcts.tree import Edge, Node, ranked
 from zorktui.agent.safety import presentation_only
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
@@ -239,7 +239,7 @@ def test_the_choice_trusts_value_once_an_action_is_searched_enough() -> None:
 
 
 def test_routes_walk_the_moves_the_game_has_made_and_the_planner_may_take_one() -> None:
-    from zorktui.agent.mcts_routes import routes_from
+    from zorktui.agent.mcts.routes import routes_from
     from zorktui.engine.game import Game
     from zorktui.locations import bundled_story
 

@@ -18,12 +18,12 @@ from zorktui.locations import bundled_story
 from zorktui.memory import queries as q
 from zorktui.memory.belief import belief_state
 from zorktui.memory.graph import Memory
-from zorktui.memory.mapmodel import build_map
-from zorktui.memory.maprender import render_map
+from zorktui.memory.maps.mapmodel import build_map
+from zorktui.memory.maps.maprender import render_map
 from zorktui.memory.questions import ask
 from zorktui.memory.store import ReadOnlyQueryError
-from zorktui.session.folder import SessionFolder, open_memory
-from zorktui.session.recorder import SessionRecorder
+from zorktui.session.files.folder import SessionFolder, open_memory
+from zorktui.session.files.recorder import SessionRecorder
 
 WALK = commands(BUNDLED_WALKTHROUGH)
 

@@ -9,9 +9,9 @@ import pytest
 from zorktui.engine.directions import OPPOSITE
 from zorktui.engine.game import Game
 from zorktui.memory import queries as q
-from zorktui.memory.mapmodel import build_map
-from zorktui.memory.maprender import render_map
-from zorktui.session.recorder import SessionRecorder
+from zorktui.memory.maps.mapmodel import build_map
+from zorktui.memory.maps.maprender import render_map
+from zorktui.session.files.recorder import SessionRecorder
 
 pytestmark = pytest.mark.textworld
 

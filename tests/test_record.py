@@ -22,7 +22,7 @@ from zorktui.record.export import csv_text, line_of_play, rec, transcript
 from zorktui.record.replay import replay
 from zorktui.record.trajectory import read_trajectory, turn_record
 from zorktui.session.factory import SessionOptions, build_session
-from zorktui.session.folder import SessionFolder
+from zorktui.session.files.folder import SessionFolder
 
 WALK = commands(BUNDLED_WALKTHROUGH)
 

@@ -36,7 +36,7 @@ def recorded(folder: Path) -> Path:
 
 
 def test_frames_follow_turns_and_jumps(tmp_path: Path) -> None:
-    from zorktui.session.folder import SessionFolder
+    from zorktui.session.files.folder import SessionFolder
 
     frames = frames_of(SessionFolder(recorded(tmp_path / "s")).records())
     kinds = [f.kind for f in frames]

@@ -9,7 +9,7 @@ import pytest
 from paths import BUNDLED, BUNDLED_WALKTHROUGH, commands
 from zorktui.memory import queries as q
 from zorktui.memory.belief import belief_state
-from zorktui.memory.mapmodel import build_map
+from zorktui.memory.maps.mapmodel import build_map
 from zorktui.memory.mentions import mentioned_directions
 from zorktui.session.factory import SessionOptions, build_session
 

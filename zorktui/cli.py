@@ -157,8 +157,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     from zorktui.agent.safety import clean_text
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.replay import replay
-    from zorktui.session.folder import SessionFolder
-    from zorktui.session.resume import open_recorded_game
+    from zorktui.session.files.folder import SessionFolder
+    from zorktui.session.files.resume import open_recorded_game
 
     watch = not args.verify and not args.print and sys.stdin.isatty() and sys.stdout.isatty()
     if watch and args.story is not None:
@@ -207,7 +207,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.export import export
-    from zorktui.session.folder import SessionFolder
+    from zorktui.session.files.folder import SessionFolder
 
     try:
         text = export(SessionFolder(args.session_dir).records(), args.format)
@@ -289,7 +289,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     from zorktui.engine.errors import ZorkTuiError
-    from zorktui.session import inspect
+    from zorktui.session.files import inspect
 
     if args.command == "memory":
         if args.cypher is not None and args.question:

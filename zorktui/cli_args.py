@@ -188,8 +188,8 @@ def _check_run(args: argparse.Namespace) -> None:
 
 def _check_resume_seed(args: argparse.Namespace) -> None:
     """A session folder resumes with its recorded seed: another --seed is an error, not ignored."""
-    from zorktui.session.folder import SessionError, SessionFolder
-    from zorktui.session.resume import has_session
+    from zorktui.session.files.folder import SessionError, SessionFolder
+    from zorktui.session.files.resume import has_session
 
     if args.seed is None or not has_session(args.session):
         return
@@ -205,7 +205,7 @@ def _check_resume_seed(args: argparse.Namespace) -> None:
 def _check_as_of(folder: Path, as_of: int) -> None:
     """One line and exit 2 when ``--as-of`` is past the session's last turn (rather than answering as of the last)."""
     from zorktui.record.trajectory import last_turn
-    from zorktui.session.folder import SessionError, SessionFolder
+    from zorktui.session.files.folder import SessionError, SessionFolder
 
     try:
         last = last_turn(SessionFolder(folder).records())

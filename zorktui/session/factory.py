@@ -128,7 +128,7 @@ def build_session(options: SessionOptions) -> Built:
         warning = _llm_warning(options, why)
         if warning:
             warnings.append(warning)
-    from zorktui.session.resume import has_session, resume_game
+    from zorktui.session.files.resume import has_session, resume_game
 
     resumed = resume_game(options.session, options.story) if has_session(options.session) else None
     game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
@@ -137,7 +137,7 @@ def build_session(options: SessionOptions) -> Built:
         agent_info = _agent_record(options, llm)
         recorder = None
         if options.session is not None:
-            from zorktui.session.recorder import SessionRecorder
+            from zorktui.session.files.recorder import SessionRecorder
 
             recorder = SessionRecorder(options.session, game, mode=options.mode, agent=agent_info,
                                        memory=options.memory, participant=options.participant,
@@ -212,7 +212,7 @@ def _llm_warning(options: SessionOptions, why: str) -> str:
 
 def _planner(game: Game, options: SessionOptions, llm: Any) -> Any:
     """The MCTS planner with the options' budget and seed."""
-    from zorktui.agent.mcts import MctsPlanner, PlannerSettings
+    from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 
     settings = PlannerSettings(seed=options.seed or 0, sims=options.sims)
     if options.time_per_move is not None:

@@ -1,6 +1,6 @@
 """Where a session's turns and jumps go: one interface, whether a folder is kept or not.
 
-:class:`~zorktui.session.recorder.SessionRecorder` writes the session folder
+:class:`~zorktui.session.files.recorder.SessionRecorder` writes the session folder
 (trajectory and memory); :class:`MemoryOnly` is the recorder of a session
 without a folder: the memory alone hears the turns and jumps (nothing at all
 when there is no memory either). The session calls one of them and never asks

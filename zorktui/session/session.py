@@ -28,7 +28,7 @@ from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
 from zorktui.session.autopilot import Autopilot, StopRules
-from zorktui.session.folder import SessionError
+from zorktui.session.files.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
 from zorktui.session.recording import Closable, MemoryOnly, Recorder
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the fa
     from zorktui.agent.llm import Usage
     from zorktui.agent.llm_judge import LlmJudge
     from zorktui.memory.graph import Memory
-    from zorktui.session.recorder import SessionRecorder
+    from zorktui.session.files.recorder import SessionRecorder
 from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)

@@ -219,8 +219,8 @@ class ReplayApp(ZorkTuiAppBase):
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:
         """Draw the memory's map as of ``turn`` off the UI thread."""
-        from zorktui.memory.mapmodel import build_map
-        from zorktui.memory.maprender import render_map
+        from zorktui.memory.maps.mapmodel import build_map
+        from zorktui.memory.maps.maprender import render_map
 
         with self._reading:
             if self.memory is None:
@@ -319,7 +319,7 @@ def open_replay(folder: Path, theme: str | None = None) -> ReplayApp:
     Raises:
         SessionError: The folder holds no readable trajectory.
     """
-    from zorktui.session.folder import SessionError, SessionFolder, open_memory, story_vocabulary
+    from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
 
     session = SessionFolder(folder)
     records = session.records()

@@ -104,8 +104,8 @@ class AppWorkers:
                     info = room_info(session)
                     map_text = None
                     if session.memory is not None:
-                        from zorktui.memory.mapmodel import build_map
-                        from zorktui.memory.maprender import render_map
+                        from zorktui.memory.maps.mapmodel import build_map
+                        from zorktui.memory.maps.maprender import render_map
 
                         map_text = render_map(build_map(session.memory))
                 self.post_message(PanelsReady(PanelData(turn, info, map_text)))

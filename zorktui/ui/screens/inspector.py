@@ -195,8 +195,8 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-world", exit_on_error=False)
     def read_world(self, as_of: int) -> None:
         """Entities known at the turn and the map as of then."""
-        from zorktui.memory.mapmodel import build_map
-        from zorktui.memory.maprender import render_map
+        from zorktui.memory.maps.mapmodel import build_map
+        from zorktui.memory.maps.maprender import render_map
 
         with self.reading:
             entities = [e for e in self.memory.mirror.entities.values() if e.first <= as_of and e.kind in KINDS]
@@ -333,7 +333,7 @@ def run_cypher(memory: Any, query: str, reading: Any = None, timeout: float = 60
                     for path in memory.store.folder.glob(DB_FILE + "*"):
                         if path.is_file():
                             shutil.copy2(path, snapshot / path.name)
-        child = subprocess.run([sys.executable, "-m", "zorktui.session.cypher_child", str(snapshot), text],
+        child = subprocess.run([sys.executable, "-m", "zorktui.session.files.cypher_child", str(snapshot), text],
                                capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Text(f"the query ran longer than {timeout:g} s and was stopped", style="bold red")

@@ -9,7 +9,7 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
-from zorktui.memory.maprender import LEGEND
+from zorktui.memory.maps.maprender import LEGEND
 from zorktui.ui.colours import colour
 
 _ARROWS = "▶◀▼▲◢◣◥◤"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zorktui.engine.turn import Turn
-from zorktui.memory.walks import shortest_walks
+from zorktui.memory.maps.walks import shortest_walks
 
 #: Routes offered at most (nearest first).
 MAX_ROUTES = 12

@@ -6,7 +6,7 @@ can act while it thinks) and picks the command whose lines went best:
 
 * selection by PUCT over the state's actions, with priors from the explorer's
   sense of what is worth trying, lessons from dead lines, and a model's
-  opinion when one is configured (:mod:`zorktui.agent.mcts_llm`);
+  opinion when one is configured (:mod:`zorktui.agent.mcts.llm_prior`);
 * one node per world state (the engine's state hash), shared by every line
   that reaches it, kept from move to move;
 * a new node inherits its parent's actions plus the compass, which costs
@@ -29,10 +29,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from zorktui.agent.mcts_prior import DEADLY_HERE, Reflections, heuristic_weights
-from zorktui.agent.mcts_reward import Novelty, points, real_novelty, step_reward, things_taken
-from zorktui.agent.mcts_routes import routes_from
-from zorktui.agent.mcts_tree import Bounds, Node, expected_line, ranked, select, set_priors
+from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
+from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
+from zorktui.agent.mcts.routes import routes_from
+from zorktui.agent.mcts.tree import Bounds, Node, expected_line, ranked, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
@@ -141,7 +141,7 @@ class MctsPlanner:
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
-            from zorktui.agent.mcts_llm import LlmPrior
+            from zorktui.agent.mcts.llm_prior import LlmPrior
 
             self.llm_prior = LlmPrior(llm)
 

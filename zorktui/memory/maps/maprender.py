@@ -9,7 +9,7 @@ in, out, other commands, long jumps) are listed under the drawing.
 from __future__ import annotations
 
 from zorktui.engine.directions import GRID_OFFSET
-from zorktui.memory.mapmodel import MapLink, MapModel, MapRoom
+from zorktui.memory.maps.mapmodel import MapLink, MapModel, MapRoom
 
 BOX_W = 18
 BOX_H = 3

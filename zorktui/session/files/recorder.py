@@ -15,7 +15,7 @@ from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
-from zorktui.session.folder import SessionError, SessionFolder
+from zorktui.session.files.folder import SessionError, SessionFolder
 
 
 class SessionRecorder:
@@ -33,7 +33,7 @@ class SessionRecorder:
 
         resume: The header of the session being resumed: its trajectory is
             appended to (the game must already be replayed to its end; see
-            :func:`zorktui.session.resume.resume_game`).
+            :func:`zorktui.session.files.resume.resume_game`).
 
     Raises:
         SessionError: The folder already holds a session (and ``resume`` is not given).
@@ -72,7 +72,7 @@ class SessionRecorder:
         self.writer = TrajectoryWriter(self.folder.trajectory)
         self.memory = None
         if memory and resume is not None:
-            from zorktui.session.folder import open_memory
+            from zorktui.session.files.folder import open_memory
 
             self.memory = open_memory(self.folder.root, vocabulary=game.zm.object_vocabulary)
         elif memory:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from zorktui.session.folder import open_memory
+from zorktui.session.files.folder import open_memory
 
 
 def ask_session(root: Path, question: str, as_of: int | None, as_json: bool, out: IO[str] = sys.stdout) -> int:
@@ -44,7 +44,7 @@ def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.std
     with open_memory(root) as memory:  # bring the memory up to date, then let go of it
         folder = memory.store.folder
     child = subprocess.run(
-        [sys.executable, "-m", "zorktui.session.cypher_child", str(folder), query],
+        [sys.executable, "-m", "zorktui.session.files.cypher_child", str(folder), query],
         capture_output=True, text=True, timeout=600,
     )
     if child.returncode != 0 or not child.stdout.strip():
@@ -67,8 +67,8 @@ def map_session(root: Path, as_of: int | None, as_json: bool = False, out: IO[st
     Raises:
         ZorkTuiError: The folder is not a readable session, or its memory is busy.
     """
-    from zorktui.memory.mapmodel import build_map
-    from zorktui.memory.maprender import render_map
+    from zorktui.memory.maps.mapmodel import build_map
+    from zorktui.memory.maps.maprender import render_map
 
     with open_memory(root) as memory:
         model = build_map(memory, as_of)

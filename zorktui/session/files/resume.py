@@ -11,7 +11,7 @@ from zorktui.engine import open_story
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.replay import replay
-from zorktui.session.folder import SessionError, SessionFolder
+from zorktui.session.files.folder import SessionError, SessionFolder
 
 
 @dataclass

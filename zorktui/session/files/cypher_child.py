@@ -4,7 +4,7 @@ Kuzu 0.11 can crash the whole process on some valid queries (for example a
 UNION ALL that returns one property twice). A person's ad-hoc query must not
 take the caller down with it, so ``zorktui memory --cypher`` runs it here.
 
-    python -m zorktui.session.cypher_child MEMORY_DIR QUERY
+    python -m zorktui.session.files.cypher_child MEMORY_DIR QUERY
 """
 
 from __future__ import annotations
