@@ -20,7 +20,7 @@ import pytest
 
 from zorktui.session import events as ev
 from zorktui.session.factory import SessionOptions, build_session
-from zorktui.ui import commands as appcmd
+from zorktui.session import appcommands as appcmd
 from zorktui.ui.app import ZorkApp, create_app
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import SessionEvent

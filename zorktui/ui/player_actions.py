@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.widgets import Input
 
 from zorktui.session.modes import Mode
-from zorktui.ui import commands as appcmd
+from zorktui.session import appcommands as appcmd
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
@@ -240,7 +240,7 @@ class PlayerActions:
             rows.append((keys.replace(",", ", "), binding.id or "", binding.tooltip or binding.description))
         rows.append(("enter", "", "play the command; on an empty line, play the agent's proposal"))
         rows.append(("escape", "", "unzoom"))
-        rows.append(("ctrl+p", "", "command palette (themes, keys, quit)"))
+        rows.append(("ctrl+p", "", "command palette (app commands, themes, keys, quit)"))
         return rows
 
     def action_inspector(self) -> None:

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from textual.suggester import Suggester
 
-from zorktui.ui.commands import APP_COMMANDS
+from zorktui.session.appcommands import APP_COMMANDS
 
 
 class CommandSuggester(Suggester):
