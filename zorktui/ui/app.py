@@ -23,6 +23,7 @@ from textual import work
 from textual.binding import Binding
 
 from zorktui.session.modes import Mode
+from zorktui.session.view import SessionView
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
@@ -84,6 +85,8 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
                          themes_dir=themes_dir)
         self.built = built
         self.session = built.session
+        #: What the panels read of the session (the app never reaches into the game or the memory).
+        self.view = SessionView(self.session)
         #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
         self.study = BaselineView(getattr(built, "baseline", None))
         self.startup_notes[:0] = built.warnings
@@ -117,8 +120,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         for note in self.startup_notes:
             transcript.note(note, style="italic")
             self.notify(note, severity="warning", timeout=6)
-        words = [w.text if hasattr(w, "text") else str(w) for w in getattr(self.session.game.zm.dictionary, "words", [])]
-        self.query_one(CommandLine).completer.set_words(words)
+        self.query_one(CommandLine).completer.set_words(self.view.vocabulary())
         agent = self.query_one(AgentPanel)
         agent.state.agent = self._agent_name if self.session.agent is not None else ""
         agent.state.usage = self._usage()

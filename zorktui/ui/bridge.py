@@ -57,7 +57,7 @@ class SessionBridge:
             transcript.echo(turn.command or "", event.actor)
             transcript.game_text(turn.observation)
         if turn.done:
-            transcript.note(ending_line(turn, self.session.game.max_score), style="bold")
+            transcript.note(ending_line(turn, self.view.max_score), style="bold")
         self._editing = None
         agent = self.query_one(AgentPanel)
         if agent.state.proposal is not None and agent.state.proposal.turn != turn.turn:

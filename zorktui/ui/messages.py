@@ -40,7 +40,7 @@ class PanelData:
 
     Attributes:
         turn: The turn it describes.
-        room: The Room panel's facts (see :class:`zorktui.ui.widgets.room.RoomInfo`).
+        room: The Room panel's facts (see :class:`zorktui.session.view.RoomInfo`).
         map_text: The drawn map (None without a memory).
     """
 

@@ -25,7 +25,7 @@ from zorktui.record.frames import Frame, frame_at_turn, frames_of
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.widgets.mapview import MapView
-from zorktui.ui.widgets.room import objects_here
+from zorktui.session.view import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 

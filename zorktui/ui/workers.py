@@ -21,7 +21,7 @@ from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
-from zorktui.ui.widgets.room import RoomPanel, room_info
+from zorktui.ui.widgets.room import RoomPanel
 from zorktui.ui.widgets.transcript import Transcript
 
 
@@ -101,13 +101,8 @@ class AppWorkers:
                     if session.closed:
                         return
                     turn = session.current.turn
-                    info = room_info(session)
-                    map_text = None
-                    if session.memory is not None:
-                        from zorktui.memory.maps.mapmodel import build_map
-                        from zorktui.memory.maps.maprender import render_map
-
-                        map_text = render_map(build_map(session.memory))
+                    info = self.view.room()
+                    map_text = self.view.map_text()
                 self.post_message(PanelsReady(PanelData(turn, info, map_text)))
         finally:
             with self._panels_lock:
@@ -130,7 +125,7 @@ class AppWorkers:
             return
         turn = self.session.current.turn
         try:
-            actions = self.session.valid_actions()
+            actions = self.view.valid_actions()
         except RuntimeError:
             return  # the session closed while it searched
         if not get_current_worker().is_cancelled:

@@ -1,0 +1,117 @@
+"""What the app shows of a session, read in one place: the read model the panels draw from.
+
+The UI asks a :class:`SessionView` for the room's facts, the map, the game's
+words and the valid actions, and never reaches into the game or the memory
+itself. Call it off the UI thread: the memory answers from its database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.memory import queries
+from zorktui.memory.maps.mapmodel import build_map
+from zorktui.memory.maps.maprender import render_map
+
+if TYPE_CHECKING:  # the session imports this module
+    from zorktui.session.session import Session
+
+
+@dataclass
+class RoomInfo:
+    """The facts the Room panel shows.
+
+    Attributes:
+        room: The room's name ("" when unknown).
+        dark: The room is dark.
+        exits: Known ways out as (direction, what is known of it: "→ Kitchen",
+            "(back to Hall, likely)", "(not walked yet)", one-way proven).
+        unexplored: Ways nobody has taken that the game's text points to
+            (those the game accepts are among the exits).
+        blocked: Directions tried that went nowhere.
+        objects: Things here (nested ones as "x (in y)" or "x (on y)").
+        inventory: Things carried.
+        tried: Commands already typed here, oldest first.
+    """
+
+    room: str = ""
+    dark: bool = False
+    exits: list[tuple[str, str, bool]] = field(default_factory=list)
+    unexplored: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    objects: list[str] = field(default_factory=list)
+    inventory: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)
+
+
+def objects_here(visible: Iterable[ObjectRef]) -> list[str]:
+    """What the player can see lying about: "matches (on mantelpiece)", "leaflet (in mailbox)".
+
+    Things in someone else's hands are left out (the engine keeps them for the
+    parser's sake, but nobody has shown them), and so is anything whose holder
+    is not listed.
+    """
+    visible = list(visible)
+    names = {o.id: o.name for o in visible if o.relation != "held"}
+    out = []
+    for o in visible:
+        if o.relation == "held" or (o.parent and o.parent not in names and o.relation):
+            continue
+        out.append(f"{o.name} ({o.relation or 'in'} {names[o.parent]})" if o.parent in names else o.name)
+    return out
+
+
+class SessionView:
+    """The session as the app reads it.
+
+    Args:
+        session: The session shown.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    @property
+    def current(self) -> Turn:
+        """The turn on screen."""
+        return self._session.current
+
+    @property
+    def max_score(self) -> int | None:
+        """The story's maximum score where it is knowable."""
+        return self._session.game.max_score
+
+    def vocabulary(self) -> list[str]:
+        """The words of the game's dictionary (for completion)."""
+        words = getattr(self._session.game.zm.dictionary, "words", [])
+        return [w.text if hasattr(w, "text") else str(w) for w in words]
+
+    def room(self) -> RoomInfo:
+        """The Room panel's facts: the current turn's, and the memory's ways out."""
+        session = self._session
+        turn = session.current
+        info = RoomInfo(room=turn.location.name if turn.location else "", dark=turn.dark)
+        info.objects = objects_here(turn.visible)
+        info.inventory = [o.name for o in turn.inventory]
+        info.tried = session.log.tried_here()
+        memory = session.memory
+        if memory is not None:
+            _, found, blocked = queries.exits(memory)
+            info.exits = [(e.direction, e.note(arrow="→"), e.one_way) for e in found]
+            info.blocked = list(blocked)
+            open_ways = queries.unexplored(memory)
+            if open_ways is not None:
+                info.unexplored = list(open_ways.mentioned)
+        return info
+
+    def map_text(self) -> str | None:
+        """The map drawn from the memory (None without a memory)."""
+        memory = self._session.memory
+        return render_map(build_map(memory)) if memory is not None else None
+
+    def valid_actions(self) -> tuple[str, ...]:
+        """The current state's valid actions (searched beside the game when not known yet)."""
+        return self._session.valid_actions()
