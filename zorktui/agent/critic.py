@@ -143,7 +143,7 @@ class Critic:
                 reasons.append("already earned its points here")
         if direction is not None:
             blocked = set(situation.map.blocked)
-            blocked |= {direction_of(normal(c.command)) for c in here if direction_of(normal(c.command)) and not c.moved_to}
+            blocked |= {d for c in here if (d := direction_of(normal(c.command))) and not c.moved_to}
             if direction in blocked and not leads_somewhere:
                 score -= 0.6
                 reasons.append(f"{direction} is blocked here")

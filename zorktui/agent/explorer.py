@@ -119,23 +119,23 @@ class Explorer:
         now = situation.turn.turn
         if self._last_idea is not None and self._last_idea[0] == now - 1 \
                 and normal(situation.turn.command or "") != self._last_idea[3]:
-            turn, state, room, command = self._last_idea
+            turn, state, where, command = self._last_idea
             self._refused_in_state.setdefault(state, {})[command] = turn
             if direction_of(command):
-                self._ways_refused[(room, direction_of(command) or command)] = turn
+                self._ways_refused[(where, direction_of(command) or command)] = turn
         in_state = self._refused_in_state.setdefault(situation.turn.state_hash, {})
         in_state.update(dict.fromkeys(refused, now))
         refused_before = {c for c, when in in_state.items() if now - when <= _REFUSALS_KEPT} - refused
-        for c in refused:
-            if direction_of(c):
-                self._ways_refused[(situation.room_id, direction_of(c) or c)] = now
+        for said in refused:
+            if direction_of(said):
+                self._ways_refused[(situation.room_id, direction_of(said) or said)] = now
         # Rooms along each known walk, by the walk's first steps (the walks are a shortest-path tree).
         along = {path: rid for rid, path in situation.map.walks.items()}
 
         def refused_on_the_way(path: tuple[str, ...]) -> bool:
             for k, step in enumerate(path):
-                room = situation.room_id if k == 0 else along.get(tuple(path[:k]))
-                when = self._ways_refused.get((room or -1, direction_of(step) or normal(step)))
+                at = situation.room_id if k == 0 else along.get(tuple(path[:k]))
+                when = self._ways_refused.get((at or -1, direction_of(step) or normal(step)))
                 if when is not None and now - when <= _REFUSALS_KEPT:
                     return True
             return False

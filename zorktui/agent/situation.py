@@ -66,7 +66,7 @@ def map_view(memory: Any) -> MapView:
         view.unexplored = open_ways.ways
     paths = queries.walks(memory)  # once, for the frontiers and the walks back alike
     view.frontiers = [(f.room.name, f.directions, f.path) for f in queries.frontiers(memory, paths=paths)]
-    view.walks = {object_number(rid): path for rid, path in paths.items() if object_number(rid) is not None}
+    view.walks = {number: path for rid, path in paths.items() if (number := object_number(rid)) is not None}
     view.rooms = [p.name for p in queries.rooms(memory)]
     view.belief = belief_state(memory).text()
     return view

@@ -172,7 +172,9 @@ class GraphStore:
         self.conn.execute("BEGIN TRANSACTION READ ONLY")
         try:
             result = self.conn.execute(text, params or {})
-            return result.get_column_names(), result.get_all()
+            if isinstance(result, list):  # several statements: the last one's answer
+                result = result[-1]
+            return result.get_column_names(), [list(row) for row in result.get_all()]
         except RuntimeError as exc:
             message = _short(exc)
             if "read-only" in message:

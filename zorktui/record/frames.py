@@ -70,7 +70,7 @@ def frames_of(records: Iterable[dict[str, Any]]) -> list[Frame]:
             state = record
             by_turn[turn] = record
         elif kind in ("undo", "restart", "restore"):
-            state = record.get("record") if isinstance(record.get("record"), dict) else by_turn.get(turn, state)
+            state = record["record"] if isinstance(record.get("record"), dict) else by_turn.get(turn, state)
             # Turns after the one landed on are no longer the line of play.
             by_turn = {t: r for t, r in by_turn.items() if t <= turn}
         frames.append(Frame(len(frames), str(kind), turn, record, state))

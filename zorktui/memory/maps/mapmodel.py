@@ -133,7 +133,8 @@ def _layout(room_ids: list[str], links: list[MapLink], start: str | None) -> dic
     pending = deque(order)
     while pending:
         # Next group: one linked (by up, down, in...) to a placed room, else the next unplaced room.
-        anchor, root = None, None
+        anchor: tuple[int, int] | None = None
+        root = None
         for rid in pos:
             root = next((n for n, _, _ in neighbours[rid] if n not in pos), None)
             if root is not None:
@@ -145,7 +146,8 @@ def _layout(room_ids: list[str], links: list[MapLink], start: str | None) -> dic
                 continue
             anchor = (0, max((r for _, r in taken), default=-2) + 2)
         group = _compass_component(root, neighbours, set(pos))
-        for col, row in _spiral(*anchor, limit=200):
+        assert anchor is not None  # set by the loop above or from the rows taken
+        for col, row in _spiral(anchor[0], anchor[1], limit=200):
             if all((col + dc, row + dr) not in taken for dc, dr in group.values()):
                 break
         for rid, (dc, dr) in group.items():
@@ -207,6 +209,6 @@ def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
     for link in links:
         offset = GRID_OFFSET.get(link.direction)
         if offset is not None:
-            a, b = found[link.a], found[link.b]
-            link.grid = (b.col - a.col, b.row - a.row) == offset
+            start, end = found[link.a], found[link.b]
+            link.grid = (end.col - start.col, end.row - start.row) == offset
     return MapModel(found, links, current, t)

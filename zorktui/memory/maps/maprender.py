@@ -42,7 +42,7 @@ def _origin(room: MapRoom, min_col: int, min_row: int) -> tuple[int, int]:
 
 
 def _box(canvas: _Canvas, room: MapRoom, x: int, y: int) -> None:
-    tl, tr, bl, br, h, v = _DOUBLE if room.current else _SINGLE
+    tl, tr, bl, br, h, v = tuple(_DOUBLE if room.current else _SINGLE)
     inner = BOX_W - 2
     name = room.name if len(room.name) <= inner else room.name[: inner - 1] + "…"
     marks = ("↑" if room.up else "") + ("↓" if room.down else "") + ("░" if room.dark else "")
