@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from zorktui.agent.explorer import Explorer
+from zorktui.agent.mcts.llm_prior import LlmPrior
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
@@ -40,7 +42,6 @@ from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game, GameState
 from zorktui.engine.turn import Turn
-
 
 #: Rollouts draw from actions whose prior is at least this share of the node's best.
 ROLLOUT_MIN_PRIOR = 0.1
@@ -141,7 +142,6 @@ class MctsPlanner:
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
-            from zorktui.agent.mcts.llm_prior import LlmPrior
 
             self.llm_prior = LlmPrior(llm)
 
@@ -398,7 +398,6 @@ class MctsPlanner:
         refused = {normal(c) for c in situation.refused}
         options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
         if not options:
-            from zorktui.agent.explorer import Explorer
 
             idea = Explorer().suggest(situation)
             idea.source = self.name
