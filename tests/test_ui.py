@@ -209,7 +209,7 @@ def test_coplay_accept_reject_supersede_and_edit_give_the_right_fates(tmp_path: 
             assert type(app.screen).__name__ == "RejectScreen"
             await pilot.press(*"not yet", "enter")
             await pilot.pause()
-            assert type(app.screen).__name__ == "MainScreen"
+            assert app.screen is app.screen_stack[0] and len(app.screen_stack) == 1  # back on the main screen
             assert f"You refused '{refused}': not yet" in app.query_one(Transcript).text
             # typing one's own command supersedes the new proposal
             await until(pilot, lambda: proposal_ready(app))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding
 
 from zorktui.session.modes import Mode
@@ -31,7 +32,7 @@ from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import SessionClosed
 from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions
-from zorktui.ui.screens.main import MainScreen
+from zorktui.ui.screens.main import main_layout
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
@@ -54,9 +55,6 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
     CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, "app.tcss"]
     # The palette lists the app commands beside Textual's own (themes, keys, quit).
     COMMANDS = ZorkTuiAppBase.COMMANDS | {AppCommandProvider}
-    # The main screen as the one mode's screen: Textual then waits for its widgets before the app is ready.
-    DEFAULT_MODE = "main"
-    MODES = {"main": MainScreen}
     TITLE = "zorktui"
     BINDINGS = [
         Binding("f1", "help", "Help", id="help", tooltip="Every key and app command"),
@@ -106,8 +104,12 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self.first_text_at: float | None = None
 
     # ------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        # The main screen's layout on the app's own default screen: the first frame comes soonest so.
+        yield from main_layout()
+
     def on_mount(self) -> None:
-        # The main screen's widgets are mounted by now (see MODES): fill them and start the session's work.
+        # The main screen's widgets are mounted by now: fill them and start the session's work.
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
         self.study.apply_layout(self.screen)

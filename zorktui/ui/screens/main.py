@@ -1,14 +1,14 @@
-"""The main screen: status bar, transcript and command line, the side panels, the footer.
+"""The main screen's layout: status bar, transcript and command line, the side panels, the footer.
 
-The app (:class:`zorktui.ui.app.ZorkApp`) starts on it (its one mode) and
-keeps the bindings and the behaviour; the panels' sizes are in ``app.tcss``.
+The app (:class:`zorktui.ui.app.ZorkApp`) composes it on its own default
+screen (a screen of its own, as a mode, costs the first frame about 80 ms)
+and keeps the bindings and the behaviour; the panels' sizes are in ``app.tcss``.
 """
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer
 
 from zorktui.ui.widgets.agentpanel import AgentPanel
@@ -19,18 +19,16 @@ from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
 
-class MainScreen(Screen[None]):
-    """Where the story is played: the widgets by id (#status, #transcript, #command, #room, #map, #agent)."""
-
-    def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Transcript(id="transcript")
-                yield CommandLine(id="command")
-            with Vertical(id="side"):
-                yield RoomPanel(id="room")
-                yield MapView(id="map")
-                yield AgentPanel(id="agent")
-        yield Footer(compact=True)
+def main_layout() -> ComposeResult:
+    """The main screen's widgets by id (#status, #transcript, #command, #room, #map, #agent)."""
+    yield StatusBar(id="status")
+    with Horizontal(id="main"):
+        with Vertical(id="left"):
+            yield Transcript(id="transcript")
+            yield CommandLine(id="command")
+        with Vertical(id="side"):
+            yield RoomPanel(id="room")
+            yield MapView(id="map")
+            yield AgentPanel(id="agent")
+    yield Footer(compact=True)
 
