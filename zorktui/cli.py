@@ -14,7 +14,7 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, TYPE_CHECKING
 
 from zorktui.cli_args import (
     _agent_options,
@@ -25,6 +25,9 @@ from zorktui.cli_args import (
     build_parser,
     fail,
 )
+
+if TYPE_CHECKING:  # hints only: the factory is imported when a command needs it (a fast --help)
+    from zorktui.session.factory import Built, SessionOptions
 
 #: The status a shell reports for a program killed by SIGPIPE (128 + 13).
 EXIT_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
@@ -58,7 +61,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
     return 0
 
 
-def _options(args: argparse.Namespace, mode: str, agent: str | None) -> Any:
+def _options(args: argparse.Namespace, mode: str, agent: str | None) -> SessionOptions:
     """Session options from parsed arguments (shared by run, play and the tests' factory)."""
     from zorktui.session.factory import SessionOptions
     from zorktui.session.session import StopRules
@@ -73,7 +76,7 @@ def _options(args: argparse.Namespace, mode: str, agent: str | None) -> Any:
     )
 
 
-def _build(options: Any, quiet: bool = False) -> Any:
+def _build(options: SessionOptions, quiet: bool = False) -> Built:
     """Build a session or exit 2 with one line (bad story, unusable session folder).
 
     Args:

@@ -6,12 +6,17 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.agent.llm import LlmClient
+    from zorktui.agent.proposal import Policy
+
 
 AGENTS = ("llm", "explore", "mcts")
 
@@ -80,7 +85,7 @@ class Built:
 
     session: Session
     warnings: list[str]
-    llm: Any = None
+    llm: LlmClient | None = None
     baseline: BaselineRules | None = None
     consent: bool | None = None
 
@@ -132,7 +137,7 @@ def build_session(options: SessionOptions) -> Built:
 
     resumed = resume_game(options.session, options.story) if has_session(options.session) else None
     game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
-    agent: Any = None
+    agent: Policy | None = None
     try:
         agent_info = _agent_record(options, llm)
         recorder = None
@@ -210,7 +215,7 @@ def _llm_warning(options: SessionOptions, why: str) -> str:
     return f"LLM unavailable: {why}; memory extraction is off"
 
 
-def _planner(game: Game, options: SessionOptions, llm: Any) -> Any:
+def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Policy:
     """The MCTS planner with the options' budget and seed."""
     from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -37,6 +37,11 @@ from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
 from zorktui.ui.workers import AppWorkers
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.agent.llm import Usage
+    from zorktui.session.factory import Built
+
 
 #: Seconds between autopilot commands in the app unless config.toml says otherwise.
 DEFAULT_AUTOPILOT_DELAY = 0.25
@@ -76,7 +81,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True, tooltip="Save and quit"),
     ]
 
-    def __init__(self, built: Any, theme: str | None = None, config: UiConfig | None = None,
+    def __init__(self, built: Built, theme: str | None = None, config: UiConfig | None = None,
                  themes_dir: Path | None = None) -> None:
         ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
         super().__init__(config if config is not None else load_config(binding_ids=ids), theme=theme,
@@ -153,7 +158,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
             return f"llm {getattr(llm.config, 'model', '')}".strip()
         return f"{getattr(agent, 'name', 'agent')} (offline)"
 
-    def _usage(self) -> Any:
+    def _usage(self) -> Usage | None:
         return self.built.llm.usage if self.built.llm is not None else None
 
     # ----------------------------------------------------------------- quit
@@ -189,7 +194,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self._close_everything()
 
 
-def create_app(built: Any, theme: str | None = None, config: UiConfig | None = None,
+def create_app(built: Built, theme: str | None = None, config: UiConfig | None = None,
                themes_dir: Path | None = None) -> ZorkApp:
     """The app for a built session (the CLI and the tests share this).
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from zorktui.session import events as ev
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.session.view import RoomInfo
 
 
 class SessionEvent(Message):
@@ -45,7 +48,7 @@ class PanelData:
     """
 
     turn: int
-    room: Any
+    room: RoomInfo
     map_text: str | None
 
 

@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from zorktui.agent.explorer import Explorer
 from zorktui.agent.mcts.llm_prior import LlmPrior
@@ -42,6 +42,10 @@ from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game, GameState
 from zorktui.engine.turn import Turn
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.agent.llm import LlmClient
+
 
 #: Rollouts draw from actions whose prior is at least this share of the node's best.
 ROLLOUT_MIN_PRIOR = 0.1
@@ -121,7 +125,7 @@ class MctsPlanner:
     #: Its choice comes from playing lines out on the emulator: the critic vetoes only deaths.
     searches_consequences = True
 
-    def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: Any = None) -> None:
+    def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: LlmClient | None = None) -> None:
         self.settings = settings or PlannerSettings()
         self._fork = game.fork()
         self._rng = random.Random(self.settings.seed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
@@ -18,6 +18,9 @@ from zorktui.memory.graph import Memory
 from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
 from zorktui.session.files.folder import SessionError, SessionFolder, open_memory
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.agent.llm import LlmClient
 
 
 class SessionRecorder:
@@ -49,7 +52,7 @@ class SessionRecorder:
         agent: dict[str, Any] | None = None,
         memory: bool = True,
         participant: str | None = None,
-        llm: Any = None,
+        llm: LlmClient | None = None,
         resume: dict[str, Any] | None = None,
     ) -> None:
         self.folder = SessionFolder(Path(root))

@@ -16,7 +16,7 @@ import tempfile
 import threading
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -38,6 +38,10 @@ from zorktui.memory.maps.maprender import render_map
 from zorktui.memory.questions import HELP, ask
 from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
 from zorktui.ui.widgets.mapview import MapView
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.memory.graph import Memory
+
 
 #: Entity kinds listed in the browser, in this order.
 KINDS = ("room", "object", "player", "state")
@@ -139,7 +143,7 @@ class InspectorScreen(Screen[None]):
         Binding("ctrl+n", "turn(1)", "Later turn", id="inspector_later"),
     ]
 
-    def __init__(self, memory: Any, turn: int, reading: Any = None) -> None:
+    def __init__(self, memory: Memory, turn: int, reading: Any = None) -> None:
         super().__init__()
         self.memory = memory
         self.as_of = turn

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from zorktui.agent.safety import clean_text
 from zorktui.ui.colours import colour
 from zorktui.ui.widgets.panel import TitledPanel
+
+if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from zorktui.agent.critic import Verdict
+    from zorktui.agent.llm import Usage
+    from zorktui.agent.proposal import Proposal
+    from zorktui.engine.turn import Turn
 
 
 @dataclass
@@ -31,17 +37,17 @@ class AgentState:
 
     agent: str = ""
     thinking: bool = False
-    proposal: Any = None
+    proposal: Proposal | None = None
     objective: str = ""
     refusals: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    usage: Any = None
+    usage: Usage | None = None
     think_ms: float = 0.0
     turn: int = 0
     ended: str = ""
     _refusals_turn: int = -1
 
-    def refuse(self, turn: int, verdict: Any) -> bool:
+    def refuse(self, turn: int, verdict: Verdict) -> bool:
         """Note a refusal of the critic's; False when that command was refused already this turn."""
         if turn != self._refusals_turn:
             self.refusals, self._refusals_turn = {}, turn
@@ -57,18 +63,18 @@ class AgentState:
 MAX_REFUSALS = 5
 
 
-def refusal_line(verdict: Any) -> str:
+def refusal_line(verdict: Verdict) -> str:
     """A refusal for people: "'north' (-0.40): no known way that direction"."""
     why = "; ".join(r for r in verdict.reasons if r) or "scored too low"
     return f"'{verdict.command}' ({verdict.score:+.2f}): {why}"
 
 
-def ending_word(turn: Any) -> str:
+def ending_word(turn: Turn) -> str:
     """How a finished story ended: "won", "died" or "ended"."""
     return "won" if turn.victory else ("died" if turn.dead else "ended")
 
 
-def ending_line(turn: Any, max_score: int | None = None) -> str:
+def ending_line(turn: Turn, max_score: int | None = None) -> str:
     """The transcript's line when the story ends, with the score where there is one."""
     how = {"won": "You have won", "died": "You have died", "ended": "The story has ended"}[ending_word(turn)]
     score = ""
