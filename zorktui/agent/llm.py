@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zorktui.engine.errors import ZorkTuiError, one_line
-from zorktui.settings import load_section
 
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -52,6 +51,7 @@ class LlmConfig:
         The config file may set ``model``, ``base_url``, ``timeout``, ``max_retries``,
         ``price_in`` and ``price_out``; never the key (environment only).
         """
+        from zorktui.settings import load_section
 
         table, _ = load_section("llm")
         for key in ("timeout", "max_retries", "price_in", "price_out"):

@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
-from zorktui.memory import queries
-from zorktui.memory.answers import BACK, WALKED
-from zorktui.memory.belief import belief_state
-from zorktui.memory.schema import object_number
-
-if TYPE_CHECKING:  # the hint only: whoever opens a memory imports its module
-    from zorktui.memory.graph import Memory
 
 
 @dataclass
@@ -51,11 +44,15 @@ class MapView:
     belief: str = ""
 
 
-def map_view(memory: Memory | None) -> MapView:
+def map_view(memory: Any) -> MapView:
     """Read the map around the player from an AriGraph memory (None gives an empty view)."""
     view = MapView()
     if memory is None:
         return view
+    from zorktui.memory import queries
+    from zorktui.memory.answers import BACK, WALKED
+    from zorktui.memory.belief import belief_state
+    from zorktui.memory.schema import object_number
 
     _, found, blocked = queries.exits(memory)
     view.exits = [e.text() for e in found]

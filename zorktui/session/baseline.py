@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from zorktui.engine.errors import ZorkTuiError
-from zorktui.locations import sessions_dir
-from zorktui.settings import load_section
 
 #: Shown when the study gives no consent text of its own.
 DEFAULT_CONSENT = (
@@ -83,6 +81,7 @@ def load_rules(participant: str, settings: dict[str, Any] | None = None) -> Base
         BaselineError: A bad participant id, a missing consent file, or settings of the wrong type.
     """
     if settings is None:
+        from zorktui.settings import load_section
 
         settings, warning = load_section("baseline")
         if warning:
@@ -108,6 +107,7 @@ def load_rules(participant: str, settings: dict[str, Any] | None = None) -> Base
 def participant_folder(participant: str, root: Path | None = None) -> Path:
     """A new session folder for this participant: ``<sessions>/baseline/<participant>/<time>``."""
     if root is None:
+        from zorktui.locations import sessions_dir
 
         root = sessions_dir()
     base = root / "baseline" / check_participant(participant)

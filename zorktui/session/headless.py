@@ -16,7 +16,7 @@ from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
-from zorktui.session.appcommands import AppCommand, CommandError, help_lines, parse
+from zorktui.session.appcommands import AppCommand, CommandError, parse
 from zorktui.session.session import Session
 
 #: App commands that make sense without the app's screen.
@@ -213,6 +213,7 @@ def line_command(session: Session, command: AppCommand) -> str:
         return "Checkpoints: " + ", ".join(
             f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
     elif name == "help":
+        from zorktui.session.appcommands import help_lines
 
         return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()
                          if usage.split()[0][1:] in LINE_COMMANDS)

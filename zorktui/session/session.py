@@ -38,7 +38,6 @@ if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the fa
     from zorktui.agent.llm_judge import LlmJudge
     from zorktui.memory.graph import Memory
     from zorktui.session.files.recorder import SessionRecorder
-from zorktui.locations import data_dir
 from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)
@@ -331,6 +330,7 @@ class Session(Thinking, Autopilot):
             return folder
         if self.recorder is not None:
             return self.recorder.folder.saves
+        from zorktui.locations import data_dir
 
         return data_dir() / "saves" / self.game.story.md5
 

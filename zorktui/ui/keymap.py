@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from zorktui.engine.errors import one_line
-from zorktui.settings import config_path
 
 
 @dataclass
@@ -42,6 +41,7 @@ class UiConfig:
 
 def config_file() -> Path:
     """Where the config file lives (one place decides: :func:`zorktui.settings.config_path`)."""
+    from zorktui.settings import config_path
 
     return config_path()
 

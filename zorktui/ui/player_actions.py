@@ -12,12 +12,9 @@ from typing import Any
 from textual.binding import Binding
 from textual.widgets import Input
 
-from zorktui.session import appcommands as appcmd
 from zorktui.session.modes import Mode
+from zorktui.session import appcommands as appcmd
 from zorktui.ui.app_commands import REGISTRY
-from zorktui.ui.screens.help import HelpScreen
-from zorktui.ui.screens.inspector import InspectorScreen
-from zorktui.ui.screens.reject import RejectScreen
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
@@ -105,6 +102,7 @@ class PlayerActions:
         if p is None:
             self.notify("No proposal to reject.", timeout=3)
             return
+        from zorktui.ui.screens.reject import RejectScreen
 
         def done(reason: str | None) -> None:
             if reason is not None:
@@ -227,6 +225,7 @@ class PlayerActions:
 
     def action_help(self) -> None:
         """Show every key and app command."""
+        from zorktui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.key_rows()))
 
@@ -249,6 +248,7 @@ class PlayerActions:
         if self.session.memory is None:
             self.notify("This session keeps no memory (play with a session folder).", severity="warning")
             return
+        from zorktui.ui.screens.inspector import InspectorScreen
 
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
 

@@ -21,14 +21,11 @@ from textual.widgets import Footer, Input, Static
 
 from zorktui.agent.safety import clean_text
 from zorktui.engine.turn import ObjectRef
-from zorktui.memory.maps.mapmodel import build_map
-from zorktui.memory.maps.maprender import render_map
 from zorktui.record.frames import Frame, frame_at_turn, frames_of
-from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
-from zorktui.session.view import objects_here
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.widgets.mapview import MapView
+from zorktui.session.view import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
@@ -222,6 +219,8 @@ class ReplayApp(ZorkTuiAppBase):
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:
         """Draw the memory's map as of ``turn`` off the UI thread."""
+        from zorktui.memory.maps.mapmodel import build_map
+        from zorktui.memory.maps.maprender import render_map
 
         with self._reading:
             if self.memory is None:
@@ -320,6 +319,7 @@ def open_replay(folder: Path, theme: str | None = None) -> ReplayApp:
     Raises:
         SessionError: The folder holds no readable trajectory.
     """
+    from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
 
     session = SessionFolder(folder)
     records = session.records()

@@ -29,8 +29,6 @@ import time
 from dataclasses import dataclass
 from typing import Any, TYPE_CHECKING
 
-from zorktui.agent.explorer import Explorer
-from zorktui.agent.mcts.llm_prior import LlmPrior
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
@@ -146,6 +144,7 @@ class MctsPlanner:
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
+            from zorktui.agent.mcts.llm_prior import LlmPrior
 
             self.llm_prior = LlmPrior(llm)
 
@@ -402,6 +401,7 @@ class MctsPlanner:
         refused = {normal(c) for c in situation.refused}
         options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
         if not options:
+            from zorktui.agent.explorer import Explorer
 
             idea = Explorer().suggest(situation)
             idea.source = self.name

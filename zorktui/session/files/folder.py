@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from zorktui.engine import ZMachine, open_story
 from zorktui.engine.errors import ZorkTuiError
-from zorktui.memory.graph import Memory
 from zorktui.record.trajectory import read_trajectory
 
 
@@ -79,6 +77,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
+    from zorktui.engine import ZMachine, open_story
 
     try:
         info = open_story(path)
@@ -110,6 +109,7 @@ def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None 
         SessionError: The folder is not a readable session.
         MemoryStoreError: The memory is held by another process.
     """
+    from zorktui.memory.graph import Memory
 
     folder = SessionFolder(Path(root))
     records = folder.records()

@@ -8,10 +8,6 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from zorktui.memory.maps.mapmodel import build_map
-from zorktui.memory.maps.maprender import render_map
-from zorktui.memory.questions import ask
-from zorktui.memory.store import MemoryStoreError, check_read_only
 from zorktui.session.files.folder import open_memory
 
 
@@ -21,6 +17,7 @@ def ask_session(root: Path, question: str, as_of: int | None, as_json: bool, out
     Raises:
         ZorkTuiError: The folder is not a readable session, or its memory is busy.
     """
+    from zorktui.memory.questions import ask
 
     with open_memory(root) as memory:
         answer = ask(memory, question, as_of)
@@ -41,6 +38,7 @@ def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.std
         ZorkTuiError: Not a session, the memory is busy, the query writes, is
             invalid, or crashed the database engine.
     """
+    from zorktui.memory.store import MemoryStoreError, check_read_only
 
     check_read_only(query)
     with open_memory(root) as memory:  # bring the memory up to date, then let go of it
@@ -69,6 +67,8 @@ def map_session(root: Path, as_of: int | None, as_json: bool = False, out: IO[st
     Raises:
         ZorkTuiError: The folder is not a readable session, or its memory is busy.
     """
+    from zorktui.memory.maps.mapmodel import build_map
+    from zorktui.memory.maps.maprender import render_map
 
     with open_memory(root) as memory:
         model = build_map(memory, as_of)

@@ -13,11 +13,9 @@ from typing import Any, TYPE_CHECKING
 
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
-from zorktui.memory.extract import Extractor
-from zorktui.memory.graph import Memory
 from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
-from zorktui.session.files.folder import SessionError, SessionFolder, open_memory
+from zorktui.session.files.folder import SessionError, SessionFolder
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import LlmClient
@@ -77,13 +75,16 @@ class SessionRecorder:
         self.writer = TrajectoryWriter(self.folder.trajectory)
         self.memory = None
         if memory and resume is not None:
+            from zorktui.session.files.folder import open_memory
 
             self.memory = open_memory(self.folder.root, vocabulary=game.zm.object_vocabulary)
         elif memory:
+            from zorktui.memory.graph import Memory
 
             self.memory = Memory(self.folder.memory, vocabulary=game.zm.object_vocabulary)
         self.extractor = None
         if self.memory is not None and llm is not None:
+            from zorktui.memory.extract import Extractor
 
             self.extractor = Extractor(self.memory, llm)
         #: The session header, as written (the first trajectory line).

@@ -32,11 +32,6 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from zorktui.agent.safety import clean_text
-from zorktui.memory import queries
-from zorktui.memory.maps.mapmodel import build_map
-from zorktui.memory.maps.maprender import render_map
-from zorktui.memory.questions import HELP, ask
-from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
 from zorktui.ui.widgets.mapview import MapView
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
@@ -174,6 +169,7 @@ class InspectorScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        from zorktui.memory.questions import HELP
 
         self.query_one("#ask-log", RichLog).write(Text(HELP, style="dim"))
         self.query_one("#cypher-log", RichLog).write(Text(
@@ -203,6 +199,8 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-world", exit_on_error=False)
     def read_world(self, as_of: int) -> None:
         """Entities known at the turn and the map as of then."""
+        from zorktui.memory.maps.mapmodel import build_map
+        from zorktui.memory.maps.maprender import render_map
 
         with self.reading:
             entities = [e for e in self.memory.mirror.entities.values() if e.first <= as_of and e.kind in KINDS]
@@ -214,6 +212,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-entity", exit_on_error=False)
     def read_entity(self, eid: str, as_of: int) -> None:
         """One entity's facts over time and the turns that mention it."""
+        from zorktui.memory import queries
 
         with self.reading:
             info = self.memory.mirror.entities.get(eid)
@@ -225,6 +224,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, group="inspector-ask", exit_on_error=False)
     def ask(self, question: str, as_of: int) -> None:
         """Answer a question as of the chosen turn."""
+        from zorktui.memory.questions import ask
 
         with self.reading:
             answer = ask(self.memory, question, as_of)
@@ -322,6 +322,7 @@ def run_cypher(memory: Any, query: str, reading: Any = None, timeout: float = 60
     The memory is flushed and its files copied under its lock, so the copy is
     consistent; the child opens the copy, never the live database.
     """
+    from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
 
     try:
         text = check_read_only(query)
