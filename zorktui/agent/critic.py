@@ -195,7 +195,7 @@ class Critic:
                 reasons.append("look-ahead: a new room")
             what.append(f"to {after.location.name}")  # type: ignore[union-attr]
         lost = {o.id for o in now.inventory} - {o.id for o in after.inventory}
-        if lost & situation.log.lights():
+        if lost and lost & situation.log.lights():  # the log is read only when something is lost
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
             return -1.5, ["look-ahead: loses the light you carry"], "loses your light", False, bool(moved)

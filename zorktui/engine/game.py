@@ -377,7 +377,7 @@ class Game:
         if self._finder is None:
             self._finder = ActionFinder(self)
         found = self._finder.find()
-        self._destinations[self.current.state_hash] = dict(getattr(self._finder, "destinations", {}))
+        self._destinations[self.current.state_hash] = dict(self._finder.destinations)
         self._valid_cache[self.current.state_hash] = found
         return found
 

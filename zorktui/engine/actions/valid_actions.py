@@ -100,8 +100,6 @@ MAX_PAIRS = 32
 FAILED_CONTEXTS = 8
 
 
-
-
 @dataclass
 class FinderStats:
     """What the last search did (for benchmarks and the UI)."""
