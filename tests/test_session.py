@@ -274,16 +274,16 @@ def test_closing_while_the_model_thinks_does_not_wait_or_play(tmp_path: Path) ->
 
 
 class _SearchedPolicy:
-    """A policy that says it has played its choice out (as the planner does) and always proposes one command."""
+    """A policy that always proposes one command, saying (as the planner does) it played it out or not."""
 
     name = "searched"
-    searches_consequences = True
 
     def __init__(self, command: str) -> None:
         self.command = command
+        self.searched = True
 
     def suggest(self, situation: Situation) -> Idea:
-        return Idea(command=self.command, source=self.name)
+        return Idea(command=self.command, source=self.name, searched=self.searched)
 
 
 @pytest.mark.parametrize("searched", [False, True])
@@ -292,7 +292,7 @@ def test_a_searched_choice_overrules_the_critic_but_never_a_death(searched: bool
 
     game = Game(bundled_story())
     policy = _SearchedPolicy("wait")
-    policy.searches_consequences = searched
+    policy.searched = searched
     session = Session(game, mode="coplay", agent=policy)
     try:
         proposal = session.propose()

@@ -54,9 +54,9 @@ def test_the_games_own_words_about_scores_stay(text: str) -> None:
     ("*** The End ***\n\nWould you like to RESTART, RESTORE a saved game, QUIT or UNDO the last command?",
      (True, True, False)),
     ("*** You have won ***\n(You may keep exploring.)", (True, True, False)),   # a win ends it, asked or not
-    # Zork: a death followed by a new life is not the end; nor is a newspaper's headline.
+    # Zork: a death followed by a new life is a death but not the end; a newspaper's headline is neither.
     ("****  You have died  ****\n\nNow, let's take a look here... Well, you probably deserve another chance.",
-     (False, False, False)),
+     (False, False, True)),
     ("(Taken)\n** U.S. News and Dungeon Report **\n\nFAMED ADVENTURER TO EXPLORE", (False, False, False)),
     ("****  You have died  ****\n\nYour score is 10.\nWould you like to restart the game from the beginning, "
      "restore a saved game position, or end this session of the game?\n(Type RESTART, RESTORE, or QUIT):",

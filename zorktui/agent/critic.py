@@ -61,6 +61,8 @@ class Verdict:
         reasons: Why, in short phrases (both for and against).
         lookahead: What the look-ahead saw, in a few words ("" when not run).
         fatal: The look-ahead saw the game end badly.
+        grave: The look-ahead saw what no line of play outweighs: the game ending badly, or the
+            light the player carries lost (a search that played the command out is refused too).
     """
 
     command: str
@@ -69,6 +71,7 @@ class Verdict:
     reasons: list[str] = field(default_factory=list)
     lookahead: str = ""
     fatal: bool = False
+    grave: bool = False
 
     def to_record(self) -> dict[str, Any]:
         """JSON form for the trajectory."""
@@ -80,6 +83,10 @@ class Verdict:
         word = "in favour" if self.accepted else "against"
         why = "; ".join(self.reasons) if self.reasons else "no objection"
         return f"{word} ({self.score:+.2f}): {why}"
+
+
+#: The look-ahead's summary of a command that loses the light carried.
+LOSES_LIGHT = "loses your light"
 
 
 def _clamp(x: float) -> float:
@@ -168,7 +175,10 @@ class Critic:
         return _clamp(score), reasons
 
     def look_ahead(self, command: str, situation: Situation) -> tuple[float, list[str], str, bool, bool]:
-        """Stage two: play on a snapshot. Returns (score change, reasons, summary, fatal, moved)."""
+        """Stage two: play on a snapshot. Returns (score change, reasons, summary, fatal, moved).
+
+        The summary is :data:`LOSES_LIGHT` exactly when the command loses the light carried.
+        """
         if self.peek is None:
             return 0.0, [], "", False, False
         try:
@@ -198,7 +208,7 @@ class Critic:
         if lost and lost & situation.log.lights():  # the log is read only when something is lost
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
-            return -1.5, ["look-ahead: loses the light you carry"], "loses your light", False, bool(moved)
+            return -1.5, ["look-ahead: loses the light you carry"], LOSES_LIGHT, False, bool(moved)
         if lost and after.reward <= 0:
             delta -= 0.45
             reasons.append("look-ahead: gives up something carried")
@@ -234,7 +244,7 @@ class Critic:
                 score = _clamp((score + 2 * opinion[0]) / 3)
                 more.append(f"model: {opinion[1]}" if opinion[1] else f"model: {opinion[0]:+.1f}")
                 accepted = score >= bar
-        return Verdict(command, score, accepted, reasons + more, summary, fatal)
+        return Verdict(command, score, accepted, reasons + more, summary, fatal, grave=fatal or summary == LOSES_LIGHT)
 
     def best_untried(self, situation: Situation, exclude: set[str]) -> tuple[str, Verdict] | None:
         """The best-judged command after refusals: untried valid actions first, then known exits.

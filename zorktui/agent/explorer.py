@@ -1,7 +1,7 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
-In order of preference: switching on a light carried into the dark; picking
-up things; a way out of here nobody has taken (one the valid actions hold,
+In order of preference: switching on a light carried into the dark (with
+none, back the way in); picking up things; a way out of here nobody has taken (one the valid actions hold,
 then one the text points to; never the way back); opening things; a way that
 failed here once but is a valid action now (a door was opened); any other
 untried valid action that undoes nothing; the walk towards the nearest room
@@ -88,11 +88,18 @@ class Explorer:
         # something else, the idea was refused after the last question (the critic's third veto,
         # the person's own command): it counts as refused in that state.
         self._last_idea: tuple[int, str, int, str] | None = None
+        # Ways that led into the dark with nothing to light, by (room, direction), with what was
+        # carried then: not taken again until the player carries something else (a light, maybe).
+        self._dark_ways: dict[tuple[int, str], frozenset[int]] = {}
         # The room being walked to once the map is spent.
         self._goal: int | None = None
         # The room being walked back to for something left to try there: kept until reached, so
         # two errands in opposite directions do not pull it to and fro.
         self._errand: int | None = None
+
+    def overruled(self) -> None:
+        """The last idea was set aside by the caller, not refused: it tells nothing about the state."""
+        self._last_idea = None
 
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
         """Commands a room last offered that were never typed there nor anywhere else (moves aside).
@@ -131,12 +138,14 @@ class Explorer:
                 self._ways_refused[(situation.room_id, direction_of(said) or said)] = now
         # Rooms along each known walk, by the walk's first steps (the walks are a shortest-path tree).
         along = {path: rid for rid, path in situation.map.walks.items()}
+        carrying = frozenset(o.id for o in situation.turn.inventory)
 
         def refused_on_the_way(path: tuple[str, ...]) -> bool:
             for k, step in enumerate(path):
                 at = situation.room_id if k == 0 else along.get(tuple(path[:k]))
-                when = self._ways_refused.get((at or -1, direction_of(step) or normal(step)))
-                if when is not None and now - when <= _REFUSALS_KEPT:
+                way = (at or -1, direction_of(step) or normal(step))
+                when = self._ways_refused.get(way)
+                if (when is not None and now - when <= _REFUSALS_KEPT) or self._dark_ways.get(way) == carrying:
                     return True
             return False
         tried = set(log.tried_here(situation.room_id))
@@ -144,7 +153,8 @@ class Explorer:
         # Things refused here on an earlier turn (the critic's look-ahead saw them lose something)
         # are not proposed again (a way refused then may be open now: a door was unlocked).
         earlier = {c for c in self._refused.get(situation.room_id, set()) if direction_of(c) is None}
-        avoid = refused | useless | earlier | refused_before
+        into_dark = {d for (rid, d), held in self._dark_ways.items() if rid == situation.room_id and held == carrying}
+        avoid = refused | useless | earlier | refused_before | into_dark
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
@@ -161,6 +171,15 @@ class Explorer:
             for a in valid:  # lit here before or not: the light is out now
                 if normal(a).startswith(LIGHT_UP):
                     return idea(a, "It is dark here: light what can be lit.", "see where you are")
+            # Nothing to light: onward in the dark is where stories hide their grues and pits; the
+            # way in is the one way known to lead somewhere that could be seen.
+            way_back = came_from(log)
+            if way_back and way_back not in refused:
+                way_in = OPPOSITE.get(way_back)
+                before = log.turns[-2].location if len(log.turns) >= 2 else None
+                if way_in and before is not None:
+                    self._dark_ways[(before.id, way_in)] = carrying
+                return idea(way_back, "It is dark here and nothing gives light: back the way in.", "find a light")
         # What was carried once and is within reach again (dropped by a death, lost in the water)
         # comes back first, tried here or not: a light left behind sends every later step into the dark.
         for a in valid:

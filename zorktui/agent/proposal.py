@@ -71,6 +71,8 @@ class Idea:
         source: The policy's name.
         tokens, cost: Model spend for this idea.
         notes: Lines for people (e.g. why the LLM was not used).
+        searched: The command was chosen by playing its consequences out on the emulator: the
+            critic's rules of thumb give way to what the search saw (it still vetoes a death).
     """
 
     command: str
@@ -80,6 +82,7 @@ class Idea:
     tokens: int = 0
     cost: float = 0.0
     notes: list[str] = field(default_factory=list)
+    searched: bool = False
 
 
 class Policy(Protocol):

@@ -55,7 +55,7 @@ class Turn:
             sets each nested thing's ``relation``); none at all in the dark.
         done: The game has ended (death, victory or another ending).
         victory: The ending was a win.
-        dead: The ending was a death or loss.
+        dead: The player died or lost (with ``done`` false, the game gave a new life, as Zork does).
         state_hash: Fingerprint of the world state (ignores turn counters and
             the parser's scratch memory), equal for equal worlds.
         changed: The command changed the world state.

@@ -198,9 +198,10 @@ class Thinking:
                     verdict = self.critic.judge(command, situation)
                 self.last_verdict = verdict
                 self._emit(ev.CriticVerdict(verdict, turn_no))
-                # A policy that has played the consequences out on the emulator knows more than the
-                # critic's rules of thumb: for it the critic vetoes only what it saw end the game.
-                overrule = getattr(self.agent, "searches_consequences", False) and not verdict.fatal
+                # A command chosen by playing the consequences out on the emulator knows more than the
+                # critic's rules of thumb: for it the critic vetoes only what it saw end the game or
+                # lose the light (beyond any search's horizon, every dark room needs it).
+                overrule = idea.searched and not verdict.grave
                 if not verdict.accepted and not overrule:
                     why = "critic: " + "; ".join(r for r in verdict.reasons if r) or "critic: scored too low"
             if why is None:

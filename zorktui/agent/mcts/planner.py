@@ -26,9 +26,10 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, TYPE_CHECKING
 
+from zorktui.agent.explorer import Explorer
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
@@ -98,6 +99,9 @@ class SearchReport:
         nodes: States in the tree.
         verified: Nodes whose actions were checked against the valid actions this move.
         found_points: Some line scored points.
+        to_points: For each first command whose lines scored, the fewest commands to the points.
+        chosen_by: Who chose the move: "search" (a line to points) or "explorer" (none found).
+        edges: The root's actions as searched: command, visits, value, prior, whether played.
     """
 
     sims: int = 0
@@ -106,6 +110,15 @@ class SearchReport:
     nodes: int = 0
     verified: int = 0
     found_points: bool = False
+    to_points: dict[str, int] = field(default_factory=dict)
+    chosen_by: str = ""
+    edges: list[dict[str, Any]] = field(default_factory=list)
+
+    def trace(self) -> dict[str, Any]:
+        """The report as one JSON-ready record (``bench_mcts.py --trace``)."""
+        return {"sims": self.sims, "seconds": round(self.seconds, 3), "depth": self.depth, "nodes": self.nodes,
+                "verified": self.verified, "to_points": self.to_points, "chosen_by": self.chosen_by,
+                "edges": self.edges}
 
 
 class MctsPlanner:
@@ -120,8 +133,6 @@ class MctsPlanner:
     name = "mcts"
     #: The session puts the game's full state in each situation for this policy.
     needs_state = True
-    #: Its choice comes from playing lines out on the emulator: the critic vetoes only deaths.
-    searches_consequences = True
 
     def __init__(self, game: Game, settings: PlannerSettings | None = None, llm: LlmClient | None = None) -> None:
         self.settings = settings or PlannerSettings()
@@ -141,6 +152,9 @@ class MctsPlanner:
         #: What checking an uncached node's valid actions has been costing (a running estimate).
         self._verify_cost = 0.0
         self._fork_searched = False
+        #: The explorer plays the moves from which no line found points: it walks the map in
+        #: order, where a search that sees no points only drifts between rooms it rates alike.
+        self._explorer = Explorer()
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
@@ -202,6 +216,7 @@ class MctsPlanner:
             set_priors(root, mixed)
         news = real_novelty(situation.log.turns)
         report = SearchReport(depth=self.depth)
+        self.report = report  # the lines' scoring steps are noted in it as they are found
         self._verified_now, self._eager_now, self._verify_seconds = 0, 0, 0.0
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         while not self._closed and root.live_edges():
@@ -297,6 +312,7 @@ class MctsPlanner:
         node = root
         value = 0.0
         scored = False
+        steps = 0  # commands played from the root
         while len(path) < self.depth and not node.terminal and not self._closed:
             if not node.verified and (node.eager or node.visits >= s.verify_after):
                 self._verify(node)
@@ -327,8 +343,11 @@ class MctsPlanner:
             if edge.path or (fresh and things_taken(node.turn, child.turn)):
                 child.eager = True
             reward = step_reward(node.turn, child.turn, news, max_score)
-            scored = scored or points(node.turn, child.turn) > 0
-            if child.turn.done and not child.turn.victory:
+            steps += edge.steps
+            if points(node.turn, child.turn) > 0:
+                scored = True
+                self._scoring_line(path[0][1] if path else edge, steps)
+            if (child.turn.done or child.turn.dead) and not child.turn.victory:
                 self._learn(node, edge.action, child)
             path.append((node, edge, reward))
             if child.key in on_line:
@@ -338,8 +357,10 @@ class MctsPlanner:
             if fresh:
                 if not child.terminal:
                     self._expand(child, [e.action for e in path[-1][0].live_edges() if not e.path])
-                    value, rolled_points = self._rollout(child, news, max_score)
-                    scored = scored or rolled_points
+                    value, scored_after = self._rollout(child, news, max_score)
+                    if scored_after is not None and path:
+                        scored = True
+                        self._scoring_line(path[0][1], steps + scored_after)
                 break
         # Back up discounted returns along the line.
         g = value
@@ -350,28 +371,35 @@ class MctsPlanner:
             self.bounds.see(edge.value)
         return scored
 
-    def _rollout(self, node: Node, news: Novelty, max_score: int | None) -> tuple[float, bool]:
-        """A few random steps from a new node: their discounted shaped reward, and whether they scored."""
+    def _scoring_line(self, first: Any, steps: int) -> None:
+        """Note that a line starting with the root's edge ``first`` scored after ``steps`` commands."""
+        known = self.report.to_points.get(first.action)
+        if known is None or steps < known:
+            self.report.to_points[first.action] = steps
+
+    def _rollout(self, node: Node, news: Novelty, max_score: int | None) -> tuple[float, int | None]:
+        """A few random steps from a new node: their discounted shaped reward, and after how many it first scored."""
         s = self.settings
         # Commands the prior all but rules out (presentation options, undoing progress) stay out of rollouts.
         if not node.edges or s.rollout <= 0:
-            return 0.0, False
+            return 0.0, None
         floor = ROLLOUT_MIN_PRIOR * max(e.prior for e in node.edges)
         pool = [e.action for e in node.edges if e.prior >= floor and not e.path]
         if not pool:
-            return 0.0, False
+            return 0.0, None
         self._fork.set_state(node.state)
         before = node.turn
-        value, discount, scored = 0.0, 1.0, False
-        for _ in range(s.rollout):
+        value, discount, scored = 0.0, 1.0, None
+        for step in range(1, s.rollout + 1):
             try:
                 after = self._fork.step(self._rng.choice(pool), undoable=False)
             except GameError:
                 break
             discount *= s.gamma
             value += discount * step_reward(before, after, news, max_score)
-            scored = scored or points(before, after) > 0
-            if after.done:
+            if scored is None and points(before, after) > 0:
+                scored = step
+            if after.done or after.dead:
                 break
             before = after
         return value, scored
@@ -400,24 +428,78 @@ class MctsPlanner:
         root = self.nodes.get(situation.turn.state_hash)
         refused = {normal(c) for c in situation.refused}
         options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
-        if not options:
-            from zorktui.agent.explorer import Explorer
-
-            idea = Explorer().suggest(situation)
-            idea.source = self.name
-            idea.notes = notes + ["the search had nothing left to offer; the explorer chose"]
-            idea.tokens, idea.cost = tokens, cost
-            return idea
-        best = options[0]
         r = self.report
-        line = expected_line(self.nodes, root, limit=6) if root is not None else []
+        r.edges = [{"command": e.action, "visits": e.visits, "value": round(e.value, 3), "prior": round(e.prior, 3),
+                    "played": e.child is not None, "noop": e.noop} for e in (root.edges if root else [])]
+        explored = self._explored(situation, root)
+        # A line to points: the first command of the shortest one, when some line through it is
+        # worth something (not points and then a death) and it does not leave the player in
+        # the dark with nothing that gives light.
+        scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not self._dark_trap(e)]
+        if not scoring and (explored is not None or not options):
+            # No line found points: the explorer's orderly walk over the map beats a search that
+            # rates every room alike (it drifts to and fro between them).
+            r.chosen_by = "explorer"
+            if explored is None:
+                explored = self._explorer.suggest(situation)
+            explored.source = self.name
+            explored.reflection = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states); "
+                                   f"none scored. {explored.reflection}")
+            explored.tokens, explored.cost = tokens, cost
+            explored.notes = notes + explored.notes
+            return explored
+        best = min(scoring, key=lambda e: r.to_points[e.action]) if scoring else options[0]
+        r.chosen_by = "search"
+        self._explorer.overruled()
+        assert root is not None
+        line = expected_line(self.nodes, root, limit=6)
         if not line or line[0] != best.action:
             line = [best.action]
         why = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states): "
-               f"'{best.action}' {best.visits} visits, value {best.value:+.2f}. Expects: {' > '.join(line)}.")
+               f"'{best.action}' {best.visits} visits, value {best.value:+.2f}")
+        if best.action in r.to_points:
+            why += f", points within {r.to_points[best.action]} commands"
+        why += f". Expects: {' > '.join(line)}."
         if best.path:
             why += f" On the way: {', '.join(best.path)}."
-        others = [f"{e.action}: {e.visits} visits, value {e.value:+.2f}, prior {e.prior:.2f}" for e in options[1:4]]
-        objective = "score points" if r.found_points else "find what the game has not shown yet"
-        return Idea(command=best.first, source=self.name, reflection=why, objective=objective,
-                    tokens=tokens, cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []))
+        others = [f"{e.action}: {e.visits} visits, value {e.value:+.2f}, prior {e.prior:.2f}" for e in options[:4]
+                  if e is not best][:3]
+        objective = "score points" if scoring else "stay alive"
+        return Idea(command=best.first, source=self.name, reflection=why, objective=objective, tokens=tokens,
+                    cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []), searched=True)
+
+    def _explored(self, situation: Situation, root: Node | None) -> Idea | None:
+        """The explorer's idea, asked again (up to three times) while the search saw it end in a death."""
+        refused = list(situation.refused)
+        for _ in range(3):
+            # Every move, not only when it is followed: it keeps its own account of the map.
+            idea = self._explorer.suggest(replace(situation, refused=refused))
+            if not self._deadly(root, idea.command):
+                return idea
+            refused.append(idea.command)
+        self._explorer.overruled()
+        return None
+
+    def _dark_trap(self, edge: Any) -> bool:
+        """Whether ``edge`` leads into the dark with nothing that gives light (no action there lights the room)."""
+        child = self.nodes.get(edge.child) if edge.child else None
+        if child is None or not child.turn.dark:
+            return False
+        place = child.turn.location.id if child.turn.location else None
+        for e in child.edges:
+            after = self.nodes.get(e.child) if e.child else None
+            if after is not None and not after.turn.dark and after.turn.location is not None \
+                    and after.turn.location.id == place:
+                return False
+        return True
+
+    def _deadly(self, root: Node | None, command: str) -> bool:
+        """Whether the search saw ``command`` end the game from the root (a loss)."""
+        if root is None:
+            return False
+        for e in root.edges:
+            if normal(e.first) == normal(command) and e.child is not None:
+                child = self.nodes.get(e.child)
+                if child is not None and (child.turn.done or child.turn.dead) and not child.turn.victory:
+                    return True
+        return False

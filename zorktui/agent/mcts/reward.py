@@ -78,7 +78,7 @@ def things_taken(before: Turn, after: Turn) -> set[int]:
 def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None) -> float:
     """The shaped reward of going from ``before`` to ``after``; ``news`` is updated in place."""
     value = points(before, after) * point_value(max_score)
-    if after.done:
+    if after.done or after.dead:  # a death the game lets the player live past costs as much (Zork's new life)
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
     value -= LOST_THING * len(things_taken(after, before))

@@ -113,8 +113,8 @@ class Node:
 
     @property
     def terminal(self) -> bool:
-        """The game has ended here."""
-        return self.turn.done
+        """The game has ended here, or the player died (a line past a death is not one to follow)."""
+        return self.turn.done or self.turn.dead
 
     def live_edges(self) -> list[Edge]:
         """Edges still worth selecting (not known to do nothing)."""

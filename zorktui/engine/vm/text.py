@@ -161,7 +161,8 @@ def ending_in(narrative: str) -> tuple[bool, bool, bool]:
     A banner of victory ends the game (our ZIL story lets the winner walk on).
     Any other banner ends it only when the game then asks whether to restart,
     restore or quit: Zork's "****  You have died  ****" is followed by a new
-    life, and Zork II's newspaper is headed "** U.S. News and Dungeon Report **".
+    life (a death that does not end the game: ``(False, False, True)``), and
+    Zork II's newspaper is headed "** U.S. News and Dungeon Report **".
 
     Args:
         narrative: Cleaned game text.
@@ -178,7 +179,7 @@ def ending_in(narrative: str) -> tuple[bool, bool, bool]:
     lost = bool(_LOST.search(words))
     won = bool(_WON.search(words)) and not lost
     if not won and not _END_QUESTION.search(narrative, m.end()):
-        return False, False, False
+        return False, False, lost
     return True, won, lost
 
 
