@@ -135,7 +135,8 @@ def build_session(options: SessionOptions) -> Built:
             warnings.append(warning)
     from zorktui.session.files.resume import has_session, resume_game
 
-    resumed = resume_game(options.session, options.story) if has_session(options.session) else None
+    folder = options.session
+    resumed = resume_game(folder, options.story) if folder is not None and has_session(folder) else None
     game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
     agent: Policy | None = None
     try:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.app import ComposeResult
@@ -40,6 +40,7 @@ from zorktui.ui.workers import AppWorkers
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import Usage
+    from zorktui.agent.proposal import Proposal
     from zorktui.session.factory import Built
 
 
@@ -99,7 +100,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         # The line that answers the game's own QUIT names this front's way.
         self.session.quit_how = "press ctrl+q (your session is kept)"
         self._init_workers()
-        self._editing: Any = None
+        self._editing: Proposal | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._quitting = False
         #: The panel zoomed to fill the screen (None: none).

@@ -7,7 +7,7 @@ the app's one job queue (:meth:`ZorkApp.submit_job`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual.binding import Binding
 from textual.widgets import Input
@@ -15,9 +15,17 @@ from textual.widgets import Input
 from zorktui.session.modes import Mode
 from zorktui.session import appcommands as appcmd
 from zorktui.ui.app_commands import REGISTRY
+from zorktui.ui.app_host import AppMixin
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
+
+if TYPE_CHECKING:  # hints only
+    import threading
+
+    from zorktui.agent.proposal import Proposal
+    from zorktui.session.session import Session
+    from zorktui.ui.baseline_view import BaselineView
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
@@ -25,8 +33,22 @@ SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 ZOOM_ORDER = ("transcript", "room", "map", "agent")
 
 
-class PlayerActions:
+class PlayerActions(AppMixin):
     """The command line, the app commands and the key bindings' actions."""
+
+    # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
+    session: Session
+    study: BaselineView
+    zoomed: str | None
+    _editing: Proposal | None
+    _reading: threading.Lock
+
+    if TYPE_CHECKING:  # the other mixins'
+        def submit_job(self, call: Callable[[], Any], label: str = "") -> None: ...
+
+        def _refresh_status(self) -> None: ...
+
+        def _show_hint(self) -> None: ...
 
     # ---------------------------------------------------------- command line
     def on_input_submitted(self, event: Input.Submitted) -> None:

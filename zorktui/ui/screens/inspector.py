@@ -237,9 +237,11 @@ class InspectorScreen(Screen[None]):
 
     def on_inspector_data(self, message: InspectorData) -> None:
         if message.kind == "world":
-            self._show_world(*message.payload, message.as_of)
+            entities, map_text = message.payload
+            self._show_world(entities, map_text, message.as_of)
         elif message.kind == "entity":
-            self._show_entity(*message.payload, message.as_of)
+            info, facts, hits = message.payload
+            self._show_entity(info, facts, hits, message.as_of)
         elif message.kind == "answer":
             question, text = message.payload
             log = self.query_one("#ask-log", RichLog)
