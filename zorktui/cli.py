@@ -27,6 +27,7 @@ from zorktui.cli_args import (
 )
 
 if TYPE_CHECKING:  # hints only: the factory is imported when a command needs it (a fast --help)
+    from zorktui.engine.turn import Turn
     from zorktui.session.factory import Built, SessionOptions
 
 #: The status a shell reports for a program killed by SIGPIPE (128 + 13).
@@ -183,7 +184,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except ZorkTuiError as exc:
         fail(str(exc))
 
-    def show(turn: Any, record: dict[str, Any]) -> None:
+    def show(turn: Turn, record: dict[str, Any]) -> None:
         if record.get("type") != "turn":
             print(f"[{record.get('type')}: back to turn {turn.turn}]")
         elif record.get("command") is None:

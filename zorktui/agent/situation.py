@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.memory.graph import Memory
 
 
 @dataclass
@@ -44,7 +47,7 @@ class MapView:
     belief: str = ""
 
 
-def map_view(memory: Any) -> MapView:
+def map_view(memory: Memory | None) -> MapView:
     """Read the map around the player from an AriGraph memory (None gives an empty view)."""
     view = MapView()
     if memory is None:

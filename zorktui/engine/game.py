@@ -104,7 +104,7 @@ class Game:
         self._destinations = model.destinations
         # Commands that killed a search's interpreter, shared with every fork: never played here.
         self._deadly = model.deadly
-        self._finder: Any = None
+        self._finder: ActionFinder | None = None
         self._start, self._prompt, self._max_score = model.start, model.prompt, model.max_score
         self._status = ""
         self.fingerprint = model.fingerprint

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
@@ -16,6 +16,7 @@ from zorktui.session.session import MODES, Session, StopRules, valid_actions_fie
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import LlmClient
     from zorktui.agent.proposal import Policy
+    from zorktui.memory.ingest import Vocabulary
 
 
 AGENTS = ("llm", "explore", "mcts")
@@ -93,7 +94,7 @@ class Built:
 class _ScratchMemory:
     """A memory in a temporary folder, for an agent playing without a session folder."""
 
-    def __init__(self, vocabulary: Any) -> None:
+    def __init__(self, vocabulary: Vocabulary) -> None:
         from zorktui.memory.graph import Memory
 
         self.folder = tempfile.mkdtemp(prefix="zorktui-memory-")
@@ -226,7 +227,7 @@ def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Poli
     return MctsPlanner(game, settings, llm)
 
 
-def _llm(options: SessionOptions) -> tuple[Any, str]:
+def _llm(options: SessionOptions) -> tuple[LlmClient | None, str]:
     """The LLM client, or None and why not (one line)."""
     from zorktui.agent.llm import LlmClient, LlmConfig
 
@@ -238,7 +239,7 @@ def _llm(options: SessionOptions) -> tuple[Any, str]:
         return None, str(exc)
 
 
-def _agent_record(options: SessionOptions, llm: Any) -> dict[str, Any] | None:
+def _agent_record(options: SessionOptions, llm: LlmClient | None) -> dict[str, Any] | None:
     """The agent settings for session.json and the trajectory header (never the key)."""
     if options.agent is None:
         return None

@@ -92,7 +92,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         #: What the panels read of the session (the app never reaches into the game or the memory).
         self.view = SessionView(self.session)
         #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
-        self.study = BaselineView(getattr(built, "baseline", None))
+        self.study = BaselineView(built.baseline)
         self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
@@ -138,7 +138,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self._serve_jobs()
         self.refresh_panels()
         self._after_turn_started()
-        self.study.ask_consent(self, getattr(self.built, "consent", None))
+        self.study.ask_consent(self, self.built.consent)
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()

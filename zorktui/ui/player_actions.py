@@ -7,7 +7,7 @@ the app's one job queue (:meth:`ZorkApp.submit_job`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual.binding import Binding
 from textual.widgets import Input
@@ -22,6 +22,8 @@ from zorktui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:  # hints only
     import threading
+
+    from textual import events
 
     from zorktui.agent.proposal import Proposal
     from zorktui.session.session import Session
@@ -44,7 +46,7 @@ class PlayerActions(AppMixin):
     _reading: threading.Lock
 
     if TYPE_CHECKING:  # the other mixins'
-        def submit_job(self, call: Callable[[], Any], label: str = "") -> None: ...
+        def submit_job(self, call: Callable[[], object], label: str = "") -> None: ...
 
         def _refresh_status(self) -> None: ...
 
@@ -274,6 +276,6 @@ class PlayerActions(AppMixin):
 
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.zoomed is not None and len(self.screen_stack) == 1:
             self.zoom_to(None)

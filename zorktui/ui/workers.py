@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.css.query import NoMatches
@@ -42,7 +42,7 @@ class AppWorkers(AppMixin):
         def _tearing_down(self) -> bool: ...
 
     def _init_workers(self) -> None:
-        self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[str, Callable[[], object]] | None] = queue.Queue()
         # Readers of the memory and the game hold this; closing takes it so no read outlives the database.
         self._reading = threading.Lock()
         # The panel reader's state (see refresh_panels).
@@ -79,7 +79,7 @@ class AppWorkers(AppMixin):
         """Commands are queued or playing."""
         return self._jobs.unfinished_tasks > 0
 
-    def submit_job(self, call: Callable[[], Any], label: str = "") -> None:
+    def submit_job(self, call: Callable[[], object], label: str = "") -> None:
         """Queue something that plays or jumps (runs on the game worker, in order).
 
         ``call`` may return a string: it is shown to the person.

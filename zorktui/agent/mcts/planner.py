@@ -27,12 +27,12 @@ import random
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
-from zorktui.agent.mcts.tree import Bounds, Node, expected_line, ranked, select, set_priors
+from zorktui.agent.mcts.tree import Bounds, Edge, Node, expected_line, ranked, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
@@ -292,7 +292,7 @@ class MctsPlanner:
         """One line of play from the root: select, expand, roll out, back up. True if it scored."""
         s = self.settings
         news = news0.copy()
-        path: list[tuple[Node, Any, float]] = []
+        path: list[tuple[Node, Edge, float]] = []
         on_line = {root.key}
         node = root
         value = 0.0

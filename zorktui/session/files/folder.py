@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.record.trajectory import read_trajectory
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.memory.graph import Memory
 
 
 class SessionError(ZorkTuiError):
@@ -94,7 +97,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     return vocabulary
 
 
-def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None = None, catch_up: bool = True) -> Any:
+def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None = None, catch_up: bool = True) -> Memory:
     """Open a session's memory and bring it up to date with the trajectory.
 
     Args:

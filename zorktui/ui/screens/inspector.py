@@ -35,7 +35,11 @@ from zorktui.agent.safety import clean_text
 from zorktui.ui.widgets.mapview import MapView
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from textual import events
+
+    from zorktui.memory.answers import EpisodeHit, FactRow
     from zorktui.memory.graph import Memory
+    from zorktui.memory.mirror import EntityInfo
 
 
 #: Entity kinds listed in the browser, in this order.
@@ -99,7 +103,7 @@ class TurnSlider(Widget, can_focus=True):
         """Jump to the first (0) or last (1) turn."""
         self.value = self.maximum if end else 0
 
-    def on_click(self, event: Any) -> None:
+    def on_click(self, event: events.Click) -> None:
         width = max(4, self.size.width - len(self._label()) - 1)
         x = event.x - len(self._label())
         if 0 <= x < width and self.maximum:
@@ -138,7 +142,7 @@ class InspectorScreen(Screen[None]):
         Binding("ctrl+n", "turn(1)", "Later turn", id="inspector_later"),
     ]
 
-    def __init__(self, memory: Memory, turn: int, reading: Any = None) -> None:
+    def __init__(self, memory: Memory, turn: int, reading: threading.Lock | None = None) -> None:
         super().__init__()
         self.memory = memory
         self.as_of = turn
@@ -272,7 +276,7 @@ class InspectorScreen(Screen[None]):
         if highlighted in ids:
             options.highlighted = ids.index(highlighted)
 
-    def _show_entity(self, info: Any, facts: list[Any], hits: list[Any], as_of: int) -> None:
+    def _show_entity(self, info: EntityInfo | None, facts: list[FactRow], hits: list[EpisodeHit], as_of: int) -> None:
         out = Text()
         out.append(clean_text(info.name if info else "?"), style="bold")
         out.append(f"  {info.kind if info else ''}, first seen turn {info.first if info else '?'}", style="dim")
@@ -318,7 +322,7 @@ class InspectorScreen(Screen[None]):
         self.dismiss(None)
 
 
-def run_cypher(memory: Any, query: str, reading: Any = None, timeout: float = 60.0) -> Text:
+def run_cypher(memory: Memory, query: str, reading: threading.Lock | None = None, timeout: float = 60.0) -> Text:
     """Run a user's read-only Cypher in a child process on a copy of the database; the result as text.
 
     The memory is flushed and its files copied under its lock, so the copy is
