@@ -36,6 +36,7 @@ EXIT_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
 
 def _cmd_data(args: argparse.Namespace) -> int:
     """``zorktui data summarize DIR...``."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     import json
 
     from zorktui.record import summary
@@ -64,6 +65,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace, mode: str, agent: str | None) -> SessionOptions:
     """Session options from parsed arguments (shared by run, play and the tests' factory)."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.session.factory import SessionOptions
     from zorktui.session.session import StopRules
 
@@ -84,6 +86,7 @@ def _build(options: SessionOptions, quiet: bool = False) -> Built:
         options: The session options.
         quiet: Leave the warnings to the caller (the app shows them on screen).
     """
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.factory import build_session
 
@@ -99,6 +102,7 @@ def _build(options: SessionOptions, quiet: bool = False) -> Built:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.headless import output_for, play_script, read_commands
 
@@ -158,6 +162,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     """``zorktui replay DIR [--verify | --print]``: watch a session in the app, or re-execute and check it."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.agent.safety import clean_text
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.replay import replay
@@ -209,6 +214,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.export import export
     from zorktui.session.files.folder import SessionFolder
@@ -229,6 +235,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """``zorktui play``: the Textual app; line by line when stdin or stdout is not a terminal."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast); os and time are loaded already
     import os
     import time
 
@@ -236,6 +243,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     baseline = None
     if args.baseline or args.participant:
+        # deferred: only a baseline study reads its rules
         from zorktui.session.baseline import BaselineError, load_rules, participant_folder
 
         if not (args.baseline and args.participant):
@@ -292,6 +300,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.files import inspect
 

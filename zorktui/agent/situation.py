@@ -52,6 +52,7 @@ def map_view(memory: Memory | None) -> MapView:
     view = MapView()
     if memory is None:
         return view
+    # deferred: the memory's query modules (about 40 ms with difflib) load on the first map view, not with the agent
     from zorktui.memory import queries
     from zorktui.memory.answers import BACK, WALKED
     from zorktui.memory.belief import belief_state

@@ -126,6 +126,7 @@ class PlayerActions(AppMixin):
         if p is None:
             self.notify("No proposal to reject.", timeout=3)
             return
+        # deferred: the screen loads when first opened, not with the app's first frame
         from zorktui.ui.screens.reject import RejectScreen
 
         def done(reason: str | None) -> None:
@@ -249,6 +250,7 @@ class PlayerActions(AppMixin):
 
     def action_help(self) -> None:
         """Show every key and app command."""
+        # deferred: the screen loads when first opened, not with the app's first frame
         from zorktui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.key_rows()))
@@ -272,6 +274,7 @@ class PlayerActions(AppMixin):
         if self.session.memory is None:
             self.notify("This session keeps no memory (play with a session folder).", severity="warning")
             return
+        # deferred: the inspector and the memory queries behind it (about 40 ms) load when first opened
         from zorktui.ui.screens.inspector import InspectorScreen
 
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))

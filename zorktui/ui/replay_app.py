@@ -225,6 +225,7 @@ class ReplayApp(ZorkTuiAppBase):
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:
         """Draw the memory's map as of ``turn`` off the UI thread."""
+        # deferred: the map modules load on the map reader's thread, not the UI's
         from zorktui.memory.maps.mapmodel import build_map
         from zorktui.memory.maps.maprender import render_map
 
@@ -325,6 +326,7 @@ def open_replay(folder: Path, theme: str | None = None) -> ReplayApp:
     Raises:
         SessionError: The folder holds no readable trajectory.
     """
+    # deferred: loaded when the watch app opens, not with the CLI
     from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
 
     session = SessionFolder(folder)

@@ -144,6 +144,7 @@ class MctsPlanner:
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
+            # deferred: the LLM prior loads only for a planner that has a model
             from zorktui.agent.mcts.llm_prior import LlmPrior
 
             self.llm_prior = LlmPrior(llm)
@@ -401,6 +402,7 @@ class MctsPlanner:
         refused = {normal(c) for c in situation.refused}
         options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
         if not options:
+            # deferred: the explorer loads only when the tree has no option left
             from zorktui.agent.explorer import Explorer
 
             idea = Explorer().suggest(situation)

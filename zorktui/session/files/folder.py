@@ -80,6 +80,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
+    # deferred: the story's readers load only when a session is reopened without a game
     from zorktui.engine import ZMachine, open_story
 
     try:
@@ -112,6 +113,7 @@ def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None 
         SessionError: The folder is not a readable session.
         MemoryStoreError: The memory is held by another process.
     """
+    # deferred: the memory (16 ms, kuzu behind it) loads only when a session's memory is opened
     from zorktui.memory.graph import Memory
 
     folder = SessionFolder(Path(root))

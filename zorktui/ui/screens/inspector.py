@@ -173,6 +173,7 @@ class InspectorScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        # deferred: the memory's question module loads with the screen's first mount, not with the app
         from zorktui.memory.questions import HELP
 
         self.query_one("#ask-log", RichLog).write(Text(HELP, style="dim"))
@@ -203,6 +204,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-world", exit_on_error=False)
     def read_world(self, as_of: int) -> None:
         """Entities known at the turn and the map as of then."""
+        # deferred: the map modules load on the reader's thread, not the UI's
         from zorktui.memory.maps.mapmodel import build_map
         from zorktui.memory.maps.maprender import render_map
 
@@ -216,6 +218,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-entity", exit_on_error=False)
     def read_entity(self, eid: str, as_of: int) -> None:
         """One entity's facts over time and the turns that mention it."""
+        # deferred: the memory queries load on the reader's thread, not the UI's
         from zorktui.memory import queries
 
         with self.reading:
@@ -228,6 +231,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, group="inspector-ask", exit_on_error=False)
     def ask(self, question: str, as_of: int) -> None:
         """Answer a question as of the chosen turn."""
+        # deferred: the memory's question module loads on the reader's thread, not the UI's
         from zorktui.memory.questions import ask
 
         with self.reading:
@@ -328,6 +332,7 @@ def run_cypher(memory: Memory, query: str, reading: threading.Lock | None = None
     The memory is flushed and its files copied under its lock, so the copy is
     consistent; the child opens the copy, never the live database.
     """
+    # deferred: the store's checks load on the Cypher worker's thread, not the UI's
     from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
 
     try:
