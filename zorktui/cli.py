@@ -235,7 +235,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """``zorktui play``: the Textual app; line by line when stdin or stdout is not a terminal."""
-    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast); os and time are loaded already
+    # deferred: a subcommand imports only what it runs (a fast --help); os and time are loaded already
     import os
     import time
 
