@@ -27,6 +27,7 @@ from zorktui.cli_args import (
 )
 
 if TYPE_CHECKING:  # hints only: the factory is imported when a command needs it (a fast --help)
+    from zorktui.engine.turn import Turn
     from zorktui.session.factory import Built, SessionOptions
 
 #: The status a shell reports for a program killed by SIGPIPE (128 + 13).
@@ -35,6 +36,7 @@ EXIT_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
 
 def _cmd_data(args: argparse.Namespace) -> int:
     """``zorktui data summarize DIR...``."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     import json
 
     from zorktui.record import summary
@@ -63,6 +65,7 @@ def _cmd_data(args: argparse.Namespace) -> int:
 
 def _options(args: argparse.Namespace, mode: str, agent: str | None) -> SessionOptions:
     """Session options from parsed arguments (shared by run, play and the tests' factory)."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.session.factory import SessionOptions
     from zorktui.session.session import StopRules
 
@@ -83,6 +86,7 @@ def _build(options: SessionOptions, quiet: bool = False) -> Built:
         options: The session options.
         quiet: Leave the warnings to the caller (the app shows them on screen).
     """
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.factory import build_session
 
@@ -98,6 +102,7 @@ def _build(options: SessionOptions, quiet: bool = False) -> Built:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.headless import output_for, play_script, read_commands
 
@@ -157,6 +162,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     """``zorktui replay DIR [--verify | --print]``: watch a session in the app, or re-execute and check it."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.agent.safety import clean_text
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.replay import replay
@@ -183,7 +189,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except ZorkTuiError as exc:
         fail(str(exc))
 
-    def show(turn: Any, record: dict[str, Any]) -> None:
+    def show(turn: Turn, record: dict[str, Any]) -> None:
         if record.get("type") != "turn":
             print(f"[{record.get('type')}: back to turn {turn.turn}]")
         elif record.get("command") is None:
@@ -208,6 +214,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.record.export import export
     from zorktui.session.files.folder import SessionFolder
@@ -228,6 +235,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     """``zorktui play``: the Textual app; line by line when stdin or stdout is not a terminal."""
+    # deferred: a subcommand imports only what it runs (a fast --help); os and time are loaded already
     import os
     import time
 
@@ -235,6 +243,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     baseline = None
     if args.baseline or args.participant:
+        # deferred: only a baseline study reads its rules
         from zorktui.session.baseline import BaselineError, load_rules, participant_folder
 
         if not (args.baseline and args.participant):
@@ -291,6 +300,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
+    # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.engine.errors import ZorkTuiError
     from zorktui.session.files import inspect
 

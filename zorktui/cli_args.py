@@ -188,6 +188,7 @@ def _check_run(args: argparse.Namespace) -> None:
 
 def _check_resume_seed(args: argparse.Namespace) -> None:
     """A session folder resumes with its recorded seed: another --seed is an error, not ignored."""
+    # deferred: argument checks load the session folder's readers only for --session (a fast --help)
     from zorktui.session.files.folder import SessionError, SessionFolder
     from zorktui.session.files.resume import has_session
 
@@ -204,6 +205,7 @@ def _check_resume_seed(args: argparse.Namespace) -> None:
 
 def _check_as_of(folder: Path, as_of: int) -> None:
     """One line and exit 2 when ``--as-of`` is past the session's last turn (rather than answering as of the last)."""
+    # deferred: argument checks load the session folder's readers only for --as-of (a fast --help)
     from zorktui.record.trajectory import last_turn
     from zorktui.session.files.folder import SessionError, SessionFolder
 

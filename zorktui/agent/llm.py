@@ -51,6 +51,7 @@ class LlmConfig:
         The config file may set ``model``, ``base_url``, ``timeout``, ``max_retries``,
         ``price_in`` and ``price_out``; never the key (environment only).
         """
+        # deferred: tomllib and the config file load only when a client is configured
         from zorktui.settings import load_section
 
         table, _ = load_section("llm")
@@ -132,7 +133,7 @@ class LlmClient:
 
     def __init__(self, config: LlmConfig) -> None:
         require_endpoint(config)
-        import openai  # lazy: start-up does not pay for it
+        import openai  # deferred: about 0.6 s to import; only a session that asks a model pays for it
 
         self.config = config
         self.usage = Usage()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.memory.graph import Memory
 
 
 @dataclass
@@ -44,11 +47,12 @@ class MapView:
     belief: str = ""
 
 
-def map_view(memory: Any) -> MapView:
+def map_view(memory: Memory | None) -> MapView:
     """Read the map around the player from an AriGraph memory (None gives an empty view)."""
     view = MapView()
     if memory is None:
         return view
+    # deferred: the memory's query modules (about 40 ms with difflib) load on the first map view, not with the agent
     from zorktui.memory import queries
     from zorktui.memory.answers import BACK, WALKED
     from zorktui.memory.belief import belief_state

@@ -104,7 +104,7 @@ class Game:
         self._destinations = model.destinations
         # Commands that killed a search's interpreter, shared with every fork: never played here.
         self._deadly = model.deadly
-        self._finder: Any = None
+        self._finder: ActionFinder | None = None
         self._start, self._prompt, self._max_score = model.start, model.prompt, model.max_score
         self._status = ""
         self.fingerprint = model.fingerprint
@@ -168,10 +168,11 @@ class Game:
         inventory = facts.inventory()
         # In the dark nothing in the room is in sight (the parser says "You can't see any such thing").
         visible = self._in_sight(facts.visible(place.room), place, inventory) if place and not place.dark else ()
-        if self.holders is not None and visible:
-            visible = self.holders.place(visible, place.room)
-        elif visible:
-            visible = self.surfaces.place(visible, place.room, parts.narrative)
+        if visible and place is not None:
+            if self.holders is not None:
+                visible = self.holders.place(visible, place.room)
+            else:
+                visible = self.surfaces.place(visible, place.room, parts.narrative)
         done, victory, dead = ending_in(parts.narrative)
         if self.vm.supported:
             won, over = self.vm.bound_ending()

@@ -222,9 +222,11 @@ def png_plot(summaries: list[StorySummary], path: Path) -> None:
     Raises:
         ImportError: matplotlib is not installed (``pip install zorktui[plot]``).
     """
+    # deferred: matplotlib (an optional dependency, 250-600 ms to import) loads only to draw a figure
     import matplotlib
 
     matplotlib.use("Agg")
+    # after the backend is chosen: a file is drawn, no display is needed
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 

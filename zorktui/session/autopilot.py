@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from zorktui.agent import guards
 from zorktui.engine.errors import one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.modes import Mode
+
+if TYPE_CHECKING:  # the host's parts, named in hints only
+    from zorktui.agent.llm import Usage
+    from zorktui.agent.playlog import PlayLog
+    from zorktui.agent.proposal import Policy, Proposal
 
 
 @dataclass
@@ -38,6 +44,36 @@ class StopRules:
 
 class Autopilot:
     """Autopilot control of a :class:`Session`: start, pause, step, stop, and the rules that stop it."""
+
+    # Held by the host (:class:`Session`), which sets them all in its ``__init__``.
+    agent: Policy | None
+    usage: Usage | None
+    log: PlayLog
+    mode: Mode
+    stop: StopRules
+    pending: Proposal | None
+    delay: float
+    closed: bool
+    _lock: threading.RLock
+    _auto: threading.Thread | None
+    _auto_stop: threading.Event
+    _auto_run: threading.Event
+    _auto_step: threading.Event
+    _auto_steps: int
+    _stop_reason: str
+    _ready_at: float
+
+    if TYPE_CHECKING:  # the host's, too
+        @property
+        def current(self) -> Turn: ...
+
+        def _emit(self, event: ev.Event) -> None: ...
+
+        def _play(self, command: str, actor: str, fate: str) -> Turn: ...
+
+        def _propose_again(self) -> None: ...
+
+        def _think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None: ...
 
     @property
     def autopilot_running(self) -> bool:

@@ -81,6 +81,7 @@ def load_rules(participant: str, settings: dict[str, Any] | None = None) -> Base
         BaselineError: A bad participant id, a missing consent file, or settings of the wrong type.
     """
     if settings is None:
+        # deferred: tomllib and the config file load only when no settings are given
         from zorktui.settings import load_section
 
         settings, warning = load_section("baseline")
@@ -107,6 +108,7 @@ def load_rules(participant: str, settings: dict[str, Any] | None = None) -> Base
 def participant_folder(participant: str, root: Path | None = None) -> Path:
     """A new session folder for this participant: ``<sessions>/baseline/<participant>/<time>``."""
     if root is None:
+        # deferred like the other location look-ups (loaded already by then; costs nothing here)
         from zorktui.locations import sessions_dir
 
         root = sessions_dir()

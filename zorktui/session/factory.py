@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
@@ -16,6 +16,7 @@ from zorktui.session.session import MODES, Session, StopRules, valid_actions_fie
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import LlmClient
     from zorktui.agent.proposal import Policy
+    from zorktui.memory.ingest import Vocabulary
 
 
 AGENTS = ("llm", "explore", "mcts")
@@ -93,7 +94,8 @@ class Built:
 class _ScratchMemory:
     """A memory in a temporary folder, for an agent playing without a session folder."""
 
-    def __init__(self, vocabulary: Any) -> None:
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        # deferred: the memory (16 ms, kuzu behind it) loads only for an agent without a session folder
         from zorktui.memory.graph import Memory
 
         self.folder = tempfile.mkdtemp(prefix="zorktui-memory-")
@@ -124,6 +126,7 @@ def build_session(options: SessionOptions) -> Built:
         options = replace(options, participant=options.baseline.participant, knowledge=False)
     if options.agent is not None and options.agent not in AGENTS:
         raise ValueError(f"agent must be one of {', '.join(AGENTS)}")
+    # deferred: loaded already by the engine; kept beside its one use
     from zorktui.locations import bundled_story
 
     warnings: list[str] = []
@@ -133,15 +136,18 @@ def build_session(options: SessionOptions) -> Built:
         warning = _llm_warning(options, why)
         if warning:
             warnings.append(warning)
+    # deferred: the resume path loads only for a session folder (keeps the app's cold start fast)
     from zorktui.session.files.resume import has_session, resume_game
 
-    resumed = resume_game(options.session, options.story) if has_session(options.session) else None
+    folder = options.session
+    resumed = resume_game(folder, options.story) if folder is not None and has_session(folder) else None
     game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
     agent: Policy | None = None
     try:
         agent_info = _agent_record(options, llm)
         recorder = None
         if options.session is not None:
+            # deferred: the recorder loads only for a session folder (keeps the app's cold start fast)
             from zorktui.session.files.recorder import SessionRecorder
 
             recorder = SessionRecorder(options.session, game, mode=options.mode, agent=agent_info,
@@ -163,6 +169,7 @@ def build_session(options: SessionOptions) -> Built:
             memory.ingest(game.opening, actor="game")
         knowledge, subagents = None, None
         if options.agent is not None:
+            # deferred: an agent's modules load only when the session has one (keeps the app's cold start fast)
             from zorktui.agent.explorer import Explorer
             from zorktui.agent.reflact import ReflActAgent
             from zorktui.agent.subagents import SubAgents
@@ -173,6 +180,7 @@ def build_session(options: SessionOptions) -> Built:
                 agent = ReflActAgent(llm, why) if options.agent == "llm" else Explorer()
             subagents = SubAgents(llm if options.llm_subagents else None)
             if options.knowledge:
+                # deferred: only with an agent's knowledge on (both loaded already with the session; no cost either way)
                 from zorktui.agent.knowledge import KnowledgeBase
                 from zorktui.locations import data_dir
 
@@ -181,6 +189,7 @@ def build_session(options: SessionOptions) -> Built:
                     warnings.append(knowledge.warning)
         judge = None
         if options.critic and options.critic_llm and llm is not None:
+            # deferred: the LLM judge loads only when the critic asks a model
             from zorktui.agent.llm_judge import LlmJudge
 
             judge = LlmJudge(llm)
@@ -197,6 +206,7 @@ def build_session(options: SessionOptions) -> Built:
         raise
     consent = None
     if options.baseline is not None and recorder is not None and resumed is not None:
+        # deferred: only a resumed baseline study asks (the module is loaded already for BaselineRules)
         from zorktui.session.baseline import consent_given
 
         consent = consent_given(recorder.folder.records())
@@ -217,6 +227,7 @@ def _llm_warning(options: SessionOptions, why: str) -> str:
 
 def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Policy:
     """The MCTS planner with the options' budget and seed."""
+    # deferred: the planner (about 14 ms) loads only for the mcts agent
     from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 
     settings = PlannerSettings(seed=options.seed or 0, sims=options.sims)
@@ -225,8 +236,9 @@ def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Poli
     return MctsPlanner(game, settings, llm)
 
 
-def _llm(options: SessionOptions) -> tuple[Any, str]:
+def _llm(options: SessionOptions) -> tuple[LlmClient | None, str]:
     """The LLM client, or None and why not (one line)."""
+    # deferred: the LLM client's module loads only when a model is asked for
     from zorktui.agent.llm import LlmClient, LlmConfig
 
     try:
@@ -237,7 +249,7 @@ def _llm(options: SessionOptions) -> tuple[Any, str]:
         return None, str(exc)
 
 
-def _agent_record(options: SessionOptions, llm: Any) -> dict[str, Any] | None:
+def _agent_record(options: SessionOptions, llm: LlmClient | None) -> dict[str, Any] | None:
     """The agent settings for session.json and the trajectory header (never the key)."""
     if options.agent is None:
         return None

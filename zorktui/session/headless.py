@@ -213,6 +213,7 @@ def line_command(session: Session, command: AppCommand) -> str:
         return "Checkpoints: " + ", ".join(
             f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
     elif name == "help":
+        # deferred: loaded already with the session; kept beside its one use
         from zorktui.session.appcommands import help_lines
 
         return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()

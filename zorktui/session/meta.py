@@ -14,9 +14,15 @@ when the story's dictionary holds it, i.e. where the library defines it.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from typing import Protocol
 
 from zorktui.agent.safety import META_VERBS, SHORT_FORMS
+
+
+class Words(Protocol):
+    """A set of words asked only whether it holds one (a story's dictionary, a tuple)."""
+
+    def __contains__(self, word: str, /) -> bool: ...
 
 #: What a person uses instead of each, ``{quit}`` standing for the front's own way to quit.
 INSTEAD: dict[str, str] = {
@@ -28,7 +34,7 @@ INSTEAD: dict[str, str] = {
 }
 
 
-def meta_verb(command: str, dictionary: Container[str] = ()) -> str | None:
+def meta_verb(command: str, dictionary: Words = ()) -> str | None:
     """The out-of-world action a command asks the game for, or None for an ordinary command.
 
     Args:

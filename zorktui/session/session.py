@@ -330,6 +330,7 @@ class Session(Thinking, Autopilot):
             return folder
         if self.recorder is not None:
             return self.recorder.folder.saves
+        # deferred: loaded already with the engine; kept beside its one use
         from zorktui.locations import data_dir
 
         return data_dir() / "saves" / self.game.story.md5

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zorktui.agent import guards
 from zorktui.agent.playlog import normal
@@ -21,6 +21,19 @@ from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 
+if TYPE_CHECKING:  # the host's parts, named in hints only
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from zorktui.agent.critic import Critic, Verdict
+    from zorktui.agent.knowledge import KnowledgeBase
+    from zorktui.agent.llm_judge import LlmJudge
+    from zorktui.agent.playlog import PlayLog
+    from zorktui.agent.proposal import Policy
+    from zorktui.agent.subagents import SubAgents
+    from zorktui.engine.game import Game
+    from zorktui.memory.graph import Memory
+    from zorktui.session.action_search import ActionSearch
 
 #: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
 MAX_ATTEMPTS = 3
@@ -30,6 +43,35 @@ OBJECTIVE_EVERY = 25
 
 class Thinking:
     """The proposal pipeline of a :class:`Session` (thinking thread, scripts, the autopilot)."""
+
+    # Held by the host (:class:`Session`), which sets them all in its ``__init__``.
+    game: Game
+    agent: Policy | None
+    memory: Memory | None
+    knowledge: KnowledgeBase | None
+    critic: Critic | None
+    llm_judge: LlmJudge | None
+    subagents: SubAgents | None
+    log: PlayLog
+    objective: str
+    pending: Proposal | None
+    last_verdict: Verdict | None
+    closed: bool
+    _lock: threading.RLock
+    _search: ActionSearch
+    _thinker: ThreadPoolExecutor
+    _epoch: int
+    _asked: tuple[int, int, Future[Proposal | None]] | None
+    _ways_learned: tuple[int, str] | None
+    _notes_turn: int
+    _rejected: list[tuple[Proposal, str]]
+    _spend: dict[str, float]
+
+    if TYPE_CHECKING:  # the host's, too
+        @property
+        def current(self) -> Turn: ...
+
+        def _emit(self, event: ev.Event) -> None: ...
 
     def request_proposal(self) -> Future[Proposal | None]:
         """Think about the current turn on the thinking thread; ProposalReady follows.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.app import ComposeResult
@@ -40,6 +40,7 @@ from zorktui.ui.workers import AppWorkers
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import Usage
+    from zorktui.agent.proposal import Proposal
     from zorktui.session.factory import Built
 
 
@@ -91,7 +92,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         #: What the panels read of the session (the app never reaches into the game or the memory).
         self.view = SessionView(self.session)
         #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
-        self.study = BaselineView(getattr(built, "baseline", None))
+        self.study = BaselineView(built.baseline)
         self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
         self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
@@ -99,7 +100,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         # The line that answers the game's own QUIT names this front's way.
         self.session.quit_how = "press ctrl+q (your session is kept)"
         self._init_workers()
-        self._editing: Any = None
+        self._editing: Proposal | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._quitting = False
         #: The panel zoomed to fill the screen (None: none).
@@ -137,7 +138,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self._serve_jobs()
         self.refresh_panels()
         self._after_turn_started()
-        self.study.ask_consent(self, getattr(self.built, "consent", None))
+        self.study.ask_consent(self, self.built.consent)
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()

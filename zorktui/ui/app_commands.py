@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError
 
-if TYPE_CHECKING:  # handlers take the app; the app imports this module
-    from zorktui.ui.app import ZorkApp
+if TYPE_CHECKING:  # hints only
+    from zorktui.ui.app_host import AppHost
 
-Handler = Callable[["ZorkApp", AppCommand], None]
+Handler = Callable[["AppHost", AppCommand], None]
 
 
 @dataclass(frozen=True)
@@ -87,13 +87,13 @@ REGISTRY = AppCommandRegistry()
 
 
 @REGISTRY.command("undo")
-def _undo(app: ZorkApp, command: AppCommand) -> None:
+def _undo(app: AppHost, command: AppCommand) -> None:
     n = command.int_arg(1)
     app.submit_job(lambda: app.session.undo(n) and None, label="/undo")
 
 
 @REGISTRY.command("save")
-def _save(app: ZorkApp, command: AppCommand) -> None:
+def _save(app: AppHost, command: AppCommand) -> None:
     name = command.arg
     if not name:
         raise CommandError("/save needs a name, e.g. /save before-the-cellar")
@@ -101,7 +101,7 @@ def _save(app: ZorkApp, command: AppCommand) -> None:
 
 
 @REGISTRY.command("restore")
-def _restore(app: ZorkApp, command: AppCommand) -> None:
+def _restore(app: AppHost, command: AppCommand) -> None:
     name = command.arg
     if not name:
         raise CommandError("/restore needs a name (/saves lists them)")
@@ -109,7 +109,7 @@ def _restore(app: ZorkApp, command: AppCommand) -> None:
 
 
 @REGISTRY.command("saves")
-def _saves(app: ZorkApp, command: AppCommand) -> None:
+def _saves(app: AppHost, command: AppCommand) -> None:
     def listing() -> str:
         saves = app.session.checkpoints()
         if not saves:
@@ -121,32 +121,32 @@ def _saves(app: ZorkApp, command: AppCommand) -> None:
 
 
 @REGISTRY.command("restart")
-def _restart(app: ZorkApp, command: AppCommand) -> None:
+def _restart(app: AppHost, command: AppCommand) -> None:
     app.submit_job(lambda: app.session.restart() and None, label="/restart")
 
 
 @REGISTRY.command("mode")
-def _mode(app: ZorkApp, command: AppCommand) -> None:
+def _mode(app: AppHost, command: AppCommand) -> None:
     app.set_mode(command.arg)
 
 
 @REGISTRY.command("auto")
-def _auto(app: ZorkApp, command: AppCommand) -> None:
+def _auto(app: AppHost, command: AppCommand) -> None:
     app.start_autopilot(command.int_arg(0, minimum=0) or None)
 
 
 @REGISTRY.command("pause")
-def _pause(app: ZorkApp, command: AppCommand) -> None:
+def _pause(app: AppHost, command: AppCommand) -> None:
     app.action_pause()
 
 
 @REGISTRY.command("step")
-def _step(app: ZorkApp, command: AppCommand) -> None:
+def _step(app: AppHost, command: AppCommand) -> None:
     app.action_step()
 
 
 @REGISTRY.command("speed")
-def _speed(app: ZorkApp, command: AppCommand) -> None:
+def _speed(app: AppHost, command: AppCommand) -> None:
     try:
         delay = float(command.arg)
     except ValueError:
@@ -157,32 +157,32 @@ def _speed(app: ZorkApp, command: AppCommand) -> None:
 
 
 @REGISTRY.command("reject")
-def _reject(app: ZorkApp, command: AppCommand) -> None:
+def _reject(app: AppHost, command: AppCommand) -> None:
     app.reject(command.arg)
 
 
 @REGISTRY.command("memory")
-def _memory(app: ZorkApp, command: AppCommand) -> None:
+def _memory(app: AppHost, command: AppCommand) -> None:
     app.action_inspector()
 
 
 @REGISTRY.command("map")
-def _map(app: ZorkApp, command: AppCommand) -> None:
+def _map(app: AppHost, command: AppCommand) -> None:
     app.zoom_to(None if app.zoomed == "map" else "map")
 
 
 @REGISTRY.command("theme")
-def _theme(app: ZorkApp, command: AppCommand) -> None:
+def _theme(app: AppHost, command: AppCommand) -> None:
     if command.arg not in app.available_themes:
         raise CommandError(f"no theme {command.arg!r}; there are {', '.join(sorted(app.available_themes))}")
     app.theme = command.arg
 
 
 @REGISTRY.command("help")
-def _help(app: ZorkApp, command: AppCommand) -> None:
+def _help(app: AppHost, command: AppCommand) -> None:
     app.action_help()
 
 
 @REGISTRY.command("quit")
-def _quit(app: ZorkApp, command: AppCommand) -> None:
+def _quit(app: AppHost, command: AppCommand) -> None:
     app.call_later(app.action_quit)  # a coroutine: call_later awaits it

@@ -17,8 +17,8 @@ from zorktui.ui.screens.consent import ConsentScreen
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
 
-if TYPE_CHECKING:  # the app imports this module: a type only, no cycle at run time
-    from zorktui.ui.app import ZorkApp
+if TYPE_CHECKING:  # hints only
+    from zorktui.ui.app_host import AppHost
 
 #: Key actions a participant does not get (the inspector only when the study shows the memory).
 HIDDEN_ACTIONS = frozenset({"accept", "reject", "edit", "autopilot", "pause", "step", "speed", "inspector",
@@ -77,7 +77,7 @@ class BaselineView:
                 screen.query_one(panel).display = False
 
     # -------------------------------------------------------------- consent
-    def ask_consent(self, app: ZorkApp, answer: bool | None) -> None:
+    def ask_consent(self, app: AppHost, answer: bool | None) -> None:
         """Ask before the first command (a resumed session that was agreed to is not asked again).
 
         Args:
@@ -93,7 +93,7 @@ class BaselineView:
             return
         app.push_screen(ConsentScreen(rules.consent, rules.participant), lambda agreed: self._answered(app, agreed))
 
-    def _answered(self, app: ZorkApp, agreed: bool | None) -> None:
+    def _answered(self, app: AppHost, agreed: bool | None) -> None:
         rules = self.rules
         assert rules is not None  # only asked in a study
         answer = "agreed" if agreed else "declined"

@@ -8,20 +8,43 @@ messages; each is handled here on the UI thread, by a method named after it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.css.query import NoMatches
 
 from zorktui.session import events as ev
+from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import Notice, SessionEvent
 from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
+if TYPE_CHECKING:  # hints only
+    from textual.worker import Worker
+
+    from zorktui.agent.llm import Usage
+    from zorktui.agent.proposal import Proposal
+    from zorktui.session.session import Session
+    from zorktui.session.view import SessionView
 
 
-class SessionBridge:
+class SessionBridge(AppMixin):
     """Session events to widgets, and the status line and hint they change."""
+
+    # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
+    session: Session
+    view: SessionView
+    _editing: Proposal | None
+    _quitting: bool
+    _agent_name: str
+
+    if TYPE_CHECKING:  # the app's and the other mixins'
+        def _usage(self) -> Usage | None: ...
+
+        def refresh_panels(self) -> None: ...
+
+        def fetch_actions(self) -> Worker[None]: ...
 
     # ------------------------------------------------------- session bridge
     def _forward(self, event: ev.Event) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.color import Color, ColorParseError
 
+if TYPE_CHECKING:  # hints only
+    from textual.app import App
 
-def colour(app: Any, name: str, fallback: str) -> str:
+
+def colour(app: App[object], name: str, fallback: str) -> str:
     """The current theme's colour variable ``name`` (alpha dropped), or ``fallback``."""
     value = getattr(app, "theme_variables", {}).get(name)
     if not value:

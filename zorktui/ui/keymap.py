@@ -41,6 +41,7 @@ class UiConfig:
 
 def config_file() -> Path:
     """Where the config file lives (one place decides: :func:`zorktui.settings.config_path`)."""
+    # deferred: the settings module (tomllib) loads only when the config file is looked for
     from zorktui.settings import config_path
 
     return config_path()

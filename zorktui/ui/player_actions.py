@@ -7,7 +7,7 @@ the app's one job queue (:meth:`ZorkApp.submit_job`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Callable
 
 from textual.binding import Binding
 from textual.widgets import Input
@@ -15,9 +15,19 @@ from textual.widgets import Input
 from zorktui.session.modes import Mode
 from zorktui.session import appcommands as appcmd
 from zorktui.ui.app_commands import REGISTRY
+from zorktui.ui.app_host import AppMixin
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
+
+if TYPE_CHECKING:  # hints only
+    import threading
+
+    from textual import events
+
+    from zorktui.agent.proposal import Proposal
+    from zorktui.session.session import Session
+    from zorktui.ui.baseline_view import BaselineView
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
 SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
@@ -25,8 +35,22 @@ SPEEDS = (0.0, 0.25, 0.5, 1.0, 2.0)
 ZOOM_ORDER = ("transcript", "room", "map", "agent")
 
 
-class PlayerActions:
+class PlayerActions(AppMixin):
     """The command line, the app commands and the key bindings' actions."""
+
+    # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
+    session: Session
+    study: BaselineView
+    zoomed: str | None
+    _editing: Proposal | None
+    _reading: threading.Lock
+
+    if TYPE_CHECKING:  # the other mixins'
+        def submit_job(self, call: Callable[[], object], label: str = "") -> None: ...
+
+        def _refresh_status(self) -> None: ...
+
+        def _show_hint(self) -> None: ...
 
     # ---------------------------------------------------------- command line
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -102,6 +126,7 @@ class PlayerActions:
         if p is None:
             self.notify("No proposal to reject.", timeout=3)
             return
+        # deferred: the screen loads when first opened, not with the app's first frame
         from zorktui.ui.screens.reject import RejectScreen
 
         def done(reason: str | None) -> None:
@@ -225,6 +250,7 @@ class PlayerActions:
 
     def action_help(self) -> None:
         """Show every key and app command."""
+        # deferred: the screen loads when first opened, not with the app's first frame
         from zorktui.ui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.key_rows()))
@@ -248,10 +274,11 @@ class PlayerActions:
         if self.session.memory is None:
             self.notify("This session keeps no memory (play with a session folder).", severity="warning")
             return
+        # deferred: the inspector and the memory queries behind it (about 40 ms) load when first opened
         from zorktui.ui.screens.inspector import InspectorScreen
 
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         if event.key == "escape" and self.zoomed is not None and len(self.screen_stack) == 1:
             self.zoom_to(None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -28,6 +28,12 @@ from zorktui.ui.widgets.mapview import MapView
 from zorktui.session.view import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
+
+if TYPE_CHECKING:  # hints only
+    from textual import events
+    from textual.timer import Timer
+
+    from zorktui.memory.graph import Memory
 
 #: Seconds between frames the speed keys step through.
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)
@@ -135,7 +141,7 @@ class ReplayApp(ZorkTuiAppBase):
         Binding("q", "quit", "Quit", id="replay_q", show=False),
     ]
 
-    def __init__(self, folder: Path, records: list[dict[str, Any]], memory: Any = None,
+    def __init__(self, folder: Path, records: list[dict[str, Any]], memory: Memory | None = None,
                  theme: str | None = None, config: UiConfig | None = None, themes_dir: Path | None = None) -> None:
         super().__init__(config if config is not None else load_config(), theme=theme, themes_dir=themes_dir)
         self.folder = folder
@@ -145,7 +151,7 @@ class ReplayApp(ZorkTuiAppBase):
         self.index = -1
         self.playing = False
         self.speed = 2
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._reading = threading.Lock()
 
     def compose(self) -> ComposeResult:
@@ -219,6 +225,7 @@ class ReplayApp(ZorkTuiAppBase):
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:
         """Draw the memory's map as of ``turn`` off the UI thread."""
+        # deferred: the map modules load on the map reader's thread, not the UI's
         from zorktui.memory.maps.mapmodel import build_map
         from zorktui.memory.maps.maprender import render_map
 
@@ -293,7 +300,7 @@ class ReplayApp(ZorkTuiAppBase):
         if self.frames:
             self.go_to(frame_at_turn(self.frames, turn))
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#jump", Input)
         if event.key == "escape" and box.has_class("open"):
             box.remove_class("open")
@@ -319,6 +326,7 @@ def open_replay(folder: Path, theme: str | None = None) -> ReplayApp:
     Raises:
         SessionError: The folder holds no readable trajectory.
     """
+    # deferred: loaded when the watch app opens, not with the CLI
     from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
 
     session = SessionFolder(folder)

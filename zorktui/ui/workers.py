@@ -11,25 +11,38 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual import work
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
 from zorktui.ui.widgets.room import RoomPanel
 from zorktui.ui.widgets.transcript import Transcript
 
+if TYPE_CHECKING:  # hints only
+    from zorktui.session.session import Session
+    from zorktui.session.view import SessionView
 
-class AppWorkers:
+
+class AppWorkers(AppMixin):
     """The job queue, the panel reader and the valid actions, with the one report of a worker's failure."""
 
+    # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
+    session: Session
+    view: SessionView
+    _quitting: bool
+
+    if TYPE_CHECKING:  # the bridge's
+        def _tearing_down(self) -> bool: ...
+
     def _init_workers(self) -> None:
-        self._jobs: queue.Queue[tuple[str, Callable[[], Any]] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[str, Callable[[], object]] | None] = queue.Queue()
         # Readers of the memory and the game hold this; closing takes it so no read outlives the database.
         self._reading = threading.Lock()
         # The panel reader's state (see refresh_panels).
@@ -66,7 +79,7 @@ class AppWorkers:
         """Commands are queued or playing."""
         return self._jobs.unfinished_tasks > 0
 
-    def submit_job(self, call: Callable[[], Any], label: str = "") -> None:
+    def submit_job(self, call: Callable[[], object], label: str = "") -> None:
         """Queue something that plays or jumps (runs on the game worker, in order).
 
         ``call`` may return a string: it is shown to the person.

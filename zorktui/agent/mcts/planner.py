@@ -33,7 +33,7 @@ from zorktui.agent.explorer import Explorer
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
-from zorktui.agent.mcts.tree import Bounds, Node, expected_line, ranked, select, set_priors
+from zorktui.agent.mcts.tree import Bounds, Edge, Node, expected_line, ranked, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
@@ -158,6 +158,7 @@ class MctsPlanner:
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
+            # deferred: the LLM prior loads only for a planner that has a model
             from zorktui.agent.mcts.llm_prior import LlmPrior
 
             self.llm_prior = LlmPrior(llm)
@@ -307,7 +308,7 @@ class MctsPlanner:
         """One line of play from the root: select, expand, roll out, back up. True if it scored."""
         s = self.settings
         news = news0.copy()
-        path: list[tuple[Node, Any, float]] = []
+        path: list[tuple[Node, Edge, float]] = []
         on_line = {root.key}
         node = root
         value = 0.0
@@ -371,7 +372,7 @@ class MctsPlanner:
             self.bounds.see(edge.value)
         return scored
 
-    def _scoring_line(self, first: Any, steps: int) -> None:
+    def _scoring_line(self, first: Edge, steps: int) -> None:
         """Note that a line starting with the root's edge ``first`` scored after ``steps`` commands."""
         known = self.report.to_points.get(first.action)
         if known is None or steps < known:
@@ -480,7 +481,7 @@ class MctsPlanner:
         self._explorer.overruled()
         return None
 
-    def _dark_trap(self, edge: Any) -> bool:
+    def _dark_trap(self, edge: Edge) -> bool:
         """Whether ``edge`` leads into the dark with nothing that gives light (no action there lights the room)."""
         child = self.nodes.get(edge.child) if edge.child else None
         if child is None or not child.turn.dark:

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
 from zorktui.engine.world.fingerprint import object_state
+
+if TYPE_CHECKING:
+    from zorktui.engine.actions.grammar import Templates
+    from zorktui.engine.actions.searched import SearchedGame
+    from zorktui.engine.world.naming import Namer
 
 #: A world global that changed between this many pairs of searched states is
 #: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
@@ -44,6 +50,19 @@ class _Surroundings:
 
 class CandidateContexts:
     """Names, sight and context digests for candidates (see :class:`ActionFinder`)."""
+
+    # Held by the host (:class:`ActionFinder`), which sets them all in its ``__init__``.
+    game: SearchedGame
+    namer: Namer
+    templates: Templates | None
+    _names_here: dict[int, list[str]]
+    _names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]]
+    _nouns: list[int] | None
+    _last_globals: np.ndarray | None
+    _global_changes: np.ndarray
+    _refs: dict[int, frozenset[int]]
+    _productive: set[str]
+    _inferring_cache: tuple[int, set[str]] | None
 
     def _object_word(self, obj: int, scope: list[int]) -> str | None:
         """A name for ``obj`` that fits nothing else in ``scope`` where possible (see :mod:`zorktui.engine.world.naming`)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,12 @@ from zorktui.engine.actions.search_workers import (
 )
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import globals_table
+
+if TYPE_CHECKING:
+    from zorktui.engine.actions.search_workers import StorySetup
+    from zorktui.engine.actions.searched import SearchedGame
+    from zorktui.engine.calibrate.compass import Compass
+    from zorktui.engine.world.fingerprint import ObjectsReading
 
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
@@ -39,6 +46,19 @@ _Played = tuple[bytes, np.ndarray, int | None, tuple[int, int]]
 
 class CandidatePlaying:
     """Plays batches of candidate commands from a snapshot and reads what each did."""
+
+    # Held by the host (:class:`ActionFinder`), which sets them all in its ``__init__``.
+    game: SearchedGame
+    parallel: bool
+    workers: bool
+    _reading: ObjectsReading
+    _compass: Compass | None
+    _setup: StorySetup | None
+    _deadly: set[str]
+    _lifted: tuple[Snapshot, Snapshot] | None
+    _per_command: float | None
+    _twin: Interpreter | None
+    _pool: ThreadPoolExecutor | None
 
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
                  lifted: Snapshot | None = None) -> list[Outcome]:
@@ -98,11 +118,11 @@ class CandidatePlaying:
         assert self._pool is not None
         theirs = self._pool.submit(self._play_on, self._twin, start, commands[1::2], lifted)
         mine = self._play_on(self.game.vm, start, commands[0::2], lifted)
-        played: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
-        played[0::2] = mine
-        played[1::2] = theirs.result()
+        merged: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
+        merged[0::2] = mine
+        merged[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
-        return self._read(played)
+        return self._read(merged)
 
     def deadly(self, command: str) -> bool:
         """Whether ``command`` killed a search worker's interpreter in some state of this game (or a fork of it)."""

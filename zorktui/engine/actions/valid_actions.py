@@ -407,18 +407,18 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
             if changed:
                 self._productive.add(template)
                 groups.setdefault(k, []).append((command, template, objs))
-        for candidate, (context, _like), k in joined:
-            groups[k].append(candidate)
+        for follower, (_context, _like), k in joined:
+            groups[k].append(follower)
         for members in groups.values():
             leaders = [m for m in members if m[2]]
             if len(leaders) < 2:
                 continue
-            leader = min(leaders, key=lambda m: _plainness(m[0], m[1]))
+            plainest = min(leaders, key=lambda m: _plainness(m[0], m[1]))
             for _command, template, objs in leaders:
-                if (template, objs) != (leader[1], leader[2]):
-                    context = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
-                    if context is not None:
-                        self._memo[(template, objs)] = (context, True, (leader[1], leader[2]))
+                if (template, objs) != (plainest[1], plainest[2]):
+                    remembered = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
+                    if remembered is not None:
+                        self._memo[(template, objs)] = (remembered, True, (plainest[1], plainest[2]))
         found = tuple(sorted(min(members, key=lambda m: _plainness(m[0], m[1]))[0] for members in groups.values()))
         # Where each direction that changed the world leaves the player: the room global after it
         # (read from the same play, so knowing it costs nothing). An explorer need not walk a way

@@ -84,9 +84,9 @@ def find_player(vm: Interpreter, zm: ZMachine) -> tuple[int, int]:
         player = self_named_object(zm, room)
         if player and room in objects.ancestors(player):
             return player, k
-    found = _player_by_self_reference(vm, zm, rooms, occupied)
-    if found:
-        return found
+    referred = _player_by_self_reference(vm, zm, rooms, occupied)
+    if referred:
+        return referred
     return self_named_object(zm, zm.global_var(0)), 0
 
 

@@ -104,10 +104,10 @@ def split_reply(raw: str, previous_status: str = "", prompt: str = "") -> Split:
         if drawn:
             text = text[drawn.end():]
     if not prompted:
-        glued = _STATUS_TAIL.search(text)
-        if glued:
-            status = " ".join(text[glued.start():].split())
-            text = text[: glued.start()]
+        status_tail = _STATUS_TAIL.search(text)
+        if status_tail:
+            status = " ".join(text[status_tail.start():].split())
+            text = text[: status_tail.start()]
     if previous_status:
         stripped = text.lstrip()
         squashed = " ".join(stripped.split("\n", 1)[0].split())

@@ -59,7 +59,8 @@ class ObjectsReading:
         data = ram.take(self.index)
         if self.mask is not None:
             data &= self.mask
-        return hashlib.blake2b(data, digest_size=8).digest()
+        # numpy's stubs give ndarray the buffer protocol from Python 3.12 only; it has it on 3.11 too.
+        return hashlib.blake2b(data, digest_size=8).digest()  # type: ignore[arg-type]
 
     def raw_globals(self, ram: np.ndarray) -> bytes:
         """The globals' bytes as they are."""

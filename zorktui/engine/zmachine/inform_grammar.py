@@ -47,7 +47,7 @@ class GrammarLine:
 
 
 def _line_words(memory: bytearray, dictionary: Dictionary, p: int) -> tuple[list[tuple[int, int, int]], int] | None:
-    tokens = []
+    tokens: list[tuple[int, int, int]] = []
     while memory[p] != _ENDIT:
         if len(tokens) > 12 or p + 3 > len(memory):
             return None
@@ -92,7 +92,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
                 verbs[w.verb_number] = w.text
     if not verbs:
         return None
-    seen: dict[tuple[int, int], tuple[tuple[int, int, int], GrammarLine]] = {}
+    seen: dict[tuple[int, int], tuple[tuple[int, int, int, int], GrammarLine]] = {}
 
     def plain_first(n: int) -> tuple[int, str]:
         # Of verbs sharing an action and form, keep the plainest ("take" over "carry").
@@ -126,7 +126,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
 
 # A line's tokens as the parser meets them: a group of prepositions that may
 # stand in one place ('in'/'into'), or an object token with its kind and data.
-_Shape = list[tuple[str, object]]
+_Shape = list[tuple[str, list[str] | tuple[int, int]]]
 
 
 def _all_lines(
@@ -171,8 +171,9 @@ def _verb_lines(memory: bytearray, dictionary: Dictionary, table: int, number: i
                 entry = dictionary.at(data)
                 if entry is None:
                     return None
-                if alternative and previous_was_alternative:
-                    shape[-1][1].append(entry.text)  # type: ignore[union-attr]
+                words = shape[-1][1] if shape else None
+                if alternative and previous_was_alternative and isinstance(words, list):
+                    words.append(entry.text)
                 else:
                     shape.append(("words", [entry.text]))
             elif kind in (_ELEMENTARY, _NOUN_ROUTINE, _ATTRIBUTE, _SCOPE_ROUTINE, _ROUTINE):
@@ -257,11 +258,11 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
     held: list[bool] = []
     choices: list[tuple[int, list[str]]] = []
     for kind, value in shape:
-        if kind == "words":
-            choices.append((len(out), value))  # type: ignore[arg-type]
-            out.append(value[0])  # type: ignore[index]
+        if isinstance(value, list):  # kind "words"
+            choices.append((len(out), value))
+            out.append(value[0])
             continue
-        token, data = value  # type: ignore[misc]
+        token, data = value
         if token == _ROUTINE or (token == _ELEMENTARY and data in (_SPECIAL, _NUMBER, _TOPIC)):
             return None  # a general parsing routine, a number or free text
         held.append(token == _ELEMENTARY and data in (_HELD, _MULTIHELD))

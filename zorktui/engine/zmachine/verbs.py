@@ -92,14 +92,14 @@ def verb_groups(zm: ZMachine) -> list[str]:
             meta_groups.add(key)
         groups.setdefault(key, []).append(w.text)
     out = []
-    for key, words in groups.items():
+    for key, synonyms in groups.items():
         if key in meta_groups:
             continue
-        preferred = [p for p in PREFERRED if p in words]
+        preferred = [p for p in PREFERRED if p in synonyms]
         if preferred:
             out.append(preferred[0])
             continue
         # A synonym the dictionary keeps whole (or one a common verb spells out) over a cut one.
-        spelled = [whole_verb(t, resolution) for t in words]
+        spelled = [whole_verb(t, resolution) for t in synonyms]
         out.append(max(spelled, key=lambda t: (len(t) >= 3, len(t) != resolution, -abs(len(t) - 5), t)))
     return sorted(set(out))

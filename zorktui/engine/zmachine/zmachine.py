@@ -8,11 +8,15 @@ current dynamic memory into one image that every reader shares.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from zorktui.engine.zmachine.dictionary import Dictionary
 from zorktui.engine.zmachine.header import Header, word
 from zorktui.engine.zmachine.objects import ObjectTable
 from zorktui.engine.zmachine.zstring import ZStringDecoder
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ZMachine:
@@ -34,10 +38,11 @@ class ZMachine:
         """The main dictionary (in static memory: read once, on first use)."""
         return Dictionary(self.memory, self.header, self.decoder)
 
-    def refresh(self, ram: bytes | bytearray | memoryview) -> None:
-        """Replace dynamic memory with the interpreter's current copy."""
+    def refresh(self, ram: bytes | bytearray | memoryview | np.ndarray) -> None:
+        """Replace dynamic memory with the interpreter's current copy (jericho hands it over as an array)."""
         n = min(len(ram), self.dynamic_size)
-        self.memory[:n] = memoryview(ram)[:n]
+        # numpy's stubs give ndarray the buffer protocol from Python 3.12 only; it has it on 3.11 too.
+        self.memory[:n] = memoryview(ram)[:n]  # type: ignore[arg-type]
 
     def global_var(self, index: int) -> int:
         """Global variable ``index`` (0 = the Z-machine's variable 16), unsigned."""

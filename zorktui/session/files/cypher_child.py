@@ -27,6 +27,7 @@ def _jsonable(value: object) -> object:
 
 def main(argv: list[str]) -> int:
     """Print ``{"columns", "rows"}`` or ``{"error"}`` as one JSON line."""
+    # deferred: the child process imports the store (and kuzu) only when it runs a query
     from zorktui.memory.store import GraphStore
 
     folder, query = argv

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.record.trajectory import read_trajectory
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.memory.graph import Memory
 
 
 class SessionError(ZorkTuiError):
@@ -77,6 +80,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     """
     if not path:
         return None
+    # deferred: the story's readers load only when a session is reopened without a game
     from zorktui.engine import ZMachine, open_story
 
     try:
@@ -94,7 +98,7 @@ def story_vocabulary(path: str | Path | None) -> Callable[[int], list[str]] | No
     return vocabulary
 
 
-def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None = None, catch_up: bool = True) -> Any:
+def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None = None, catch_up: bool = True) -> Memory:
     """Open a session's memory and bring it up to date with the trajectory.
 
     Args:
@@ -109,6 +113,7 @@ def open_memory(root: Path | str, vocabulary: Callable[[int], list[str]] | None 
         SessionError: The folder is not a readable session.
         MemoryStoreError: The memory is held by another process.
     """
+    # deferred: the memory (16 ms, kuzu behind it) loads only when a session's memory is opened
     from zorktui.memory.graph import Memory
 
     folder = SessionFolder(Path(root))

@@ -75,15 +75,18 @@ class SessionRecorder:
         self.writer = TrajectoryWriter(self.folder.trajectory)
         self.memory = None
         if memory and resume is not None:
+            # deferred: loaded already with the recorder's package; kept beside its one use
             from zorktui.session.files.folder import open_memory
 
             self.memory = open_memory(self.folder.root, vocabulary=game.zm.object_vocabulary)
         elif memory:
+            # deferred: the memory (15 ms, kuzu behind it) loads only for a session that keeps one
             from zorktui.memory.graph import Memory
 
             self.memory = Memory(self.folder.memory, vocabulary=game.zm.object_vocabulary)
         self.extractor = None
         if self.memory is not None and llm is not None:
+            # deferred: the extractor (15 ms) loads only when a model extracts facts
             from zorktui.memory.extract import Extractor
 
             self.extractor = Extractor(self.memory, llm)

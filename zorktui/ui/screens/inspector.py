@@ -35,7 +35,11 @@ from zorktui.agent.safety import clean_text
 from zorktui.ui.widgets.mapview import MapView
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
+    from textual import events
+
+    from zorktui.memory.answers import EpisodeHit, FactRow
     from zorktui.memory.graph import Memory
+    from zorktui.memory.mirror import EntityInfo
 
 
 #: Entity kinds listed in the browser, in this order.
@@ -99,7 +103,7 @@ class TurnSlider(Widget, can_focus=True):
         """Jump to the first (0) or last (1) turn."""
         self.value = self.maximum if end else 0
 
-    def on_click(self, event: Any) -> None:
+    def on_click(self, event: events.Click) -> None:
         width = max(4, self.size.width - len(self._label()) - 1)
         x = event.x - len(self._label())
         if 0 <= x < width and self.maximum:
@@ -138,7 +142,7 @@ class InspectorScreen(Screen[None]):
         Binding("ctrl+n", "turn(1)", "Later turn", id="inspector_later"),
     ]
 
-    def __init__(self, memory: Memory, turn: int, reading: Any = None) -> None:
+    def __init__(self, memory: Memory, turn: int, reading: threading.Lock | None = None) -> None:
         super().__init__()
         self.memory = memory
         self.as_of = turn
@@ -169,6 +173,7 @@ class InspectorScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        # deferred: the memory's question module loads with the screen's first mount, not with the app
         from zorktui.memory.questions import HELP
 
         self.query_one("#ask-log", RichLog).write(Text(HELP, style="dim"))
@@ -199,6 +204,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-world", exit_on_error=False)
     def read_world(self, as_of: int) -> None:
         """Entities known at the turn and the map as of then."""
+        # deferred: the map modules load on the reader's thread, not the UI's
         from zorktui.memory.maps.mapmodel import build_map
         from zorktui.memory.maps.maprender import render_map
 
@@ -212,6 +218,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-entity", exit_on_error=False)
     def read_entity(self, eid: str, as_of: int) -> None:
         """One entity's facts over time and the turns that mention it."""
+        # deferred: the memory queries load on the reader's thread, not the UI's
         from zorktui.memory import queries
 
         with self.reading:
@@ -224,6 +231,7 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, group="inspector-ask", exit_on_error=False)
     def ask(self, question: str, as_of: int) -> None:
         """Answer a question as of the chosen turn."""
+        # deferred: the memory's question module loads on the reader's thread, not the UI's
         from zorktui.memory.questions import ask
 
         with self.reading:
@@ -237,9 +245,11 @@ class InspectorScreen(Screen[None]):
 
     def on_inspector_data(self, message: InspectorData) -> None:
         if message.kind == "world":
-            self._show_world(*message.payload, message.as_of)
+            entities, map_text = message.payload
+            self._show_world(entities, map_text, message.as_of)
         elif message.kind == "entity":
-            self._show_entity(*message.payload, message.as_of)
+            info, facts, hits = message.payload
+            self._show_entity(info, facts, hits, message.as_of)
         elif message.kind == "answer":
             question, text = message.payload
             log = self.query_one("#ask-log", RichLog)
@@ -270,7 +280,7 @@ class InspectorScreen(Screen[None]):
         if highlighted in ids:
             options.highlighted = ids.index(highlighted)
 
-    def _show_entity(self, info: Any, facts: list[Any], hits: list[Any], as_of: int) -> None:
+    def _show_entity(self, info: EntityInfo | None, facts: list[FactRow], hits: list[EpisodeHit], as_of: int) -> None:
         out = Text()
         out.append(clean_text(info.name if info else "?"), style="bold")
         out.append(f"  {info.kind if info else ''}, first seen turn {info.first if info else '?'}", style="dim")
@@ -316,12 +326,13 @@ class InspectorScreen(Screen[None]):
         self.dismiss(None)
 
 
-def run_cypher(memory: Any, query: str, reading: Any = None, timeout: float = 60.0) -> Text:
+def run_cypher(memory: Memory, query: str, reading: threading.Lock | None = None, timeout: float = 60.0) -> Text:
     """Run a user's read-only Cypher in a child process on a copy of the database; the result as text.
 
     The memory is flushed and its files copied under its lock, so the copy is
     consistent; the child opens the copy, never the live database.
     """
+    # deferred: the store's checks load on the Cypher worker's thread, not the UI's
     from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
 
     try:

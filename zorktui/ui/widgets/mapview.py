@@ -51,7 +51,8 @@ def style_map(text: str, accent: str, warning: str, muted: str) -> tuple[Text, t
 
 def split_notes(text: str) -> tuple[str, list[str]]:
     """The drawing, and the links listed under it ("A --down--> B (up back)"), apart."""
-    drawing, notes = [], []
+    drawing: list[str] = []
+    notes: list[str] = []
     for line in text.split("\n"):
         (notes if _LISTED.search(line) else drawing).append(line)
     return "\n".join(drawing).rstrip("\n"), notes
