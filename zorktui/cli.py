@@ -313,6 +313,8 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
     built = _build(SessionOptions(story=args.story, mode="mcp", session=args.session, seed=args.seed))
     where = "stdio" if args.http is None else f"http://{args.host or '127.0.0.1'}:{args.http}/mcp"
     print(f"zorktui: MCP server on {where}; session {args.session}", file=sys.stderr)
+    # Stopped by a client or a service manager: close the session as ctrl+c would (the memory, the recorder).
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         serve(GameTools(built.session), args.http, args.host or "127.0.0.1")
     except KeyboardInterrupt:
