@@ -14,7 +14,7 @@ when the story's dictionary holds it, i.e. where the library defines it.
 
 from __future__ import annotations
 
-from collections.abc import Container
+from typing import Protocol
 
 from zorktui.agent.safety import META_VERBS, SHORT_FORMS
 
@@ -28,7 +28,13 @@ INSTEAD: dict[str, str] = {
 }
 
 
-def meta_verb(command: str, dictionary: Container[str] = ()) -> str | None:
+class Words(Protocol):
+    """What :func:`meta_verb` needs of a story's dictionary: whether it holds a word."""
+
+    def __contains__(self, word: str, /) -> bool: ...
+
+
+def meta_verb(command: str, dictionary: Words = frozenset()) -> str | None:
     """The out-of-world action a command asks the game for, or None for an ordinary command.
 
     Args:
