@@ -114,6 +114,7 @@ def test_stdio_plays_asks_saves_restores_and_refuses(tmp_path: Path) -> None:
             _one_line_error(await _call(client, "play_action", command="undo"), "undo(n)")
             _one_line_error(await _call(client, "play_action", command="north then east"), "one command at a time")
             _one_line_error(await _call(client, "play_action", command="north. east"), "one command at a time")
+            _one_line_error(await _call(client, "play_action", command="north\neast"), "one line")
             _one_line_error(await _call(client, "play_action", command="x" * 5000), "not played", "80 characters")
             # Unknown tools and arguments, and missing or mistyped ones.
             _one_line_error(await _call(client, "dance"), "unknown tool", "play_action")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from zorktui.agent.safety import clean_text, reserved_reason
+from zorktui.agent.safety import clean_text, reserved_reason, safe_command
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session.headless import status_line
@@ -57,7 +57,9 @@ class GameTools:
         Raises:
             ToolRefused: The game has ended, or the command is not one for the game.
         """
-        command = " ".join(command.split())
+        if "\n" in command.strip() or "\r" in command.strip():
+            raise ToolRefused("not played: a command is one line (one command at a time)")
+        command = safe_command(command)
         with self.lock:
             session = self.session
             if session.current.done:
