@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
-                                help="play (the default), run, memory, map, replay, export or data")
+                                help="play (the default), run, mcp, memory, map, replay, export or data")
 
     play = sub.add_parser("play", help="play a story (the default)",
                           description="Play a story in the app; line by line when not in a terminal.")
@@ -73,6 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--critic-llm", action="store_true",
                      help="with --agent llm or mcts: the model judges proposals too")
     _planner_arguments(run)
+
+    mcp = sub.add_parser("mcp", help="serve the game to an outside agent as MCP tools (stdio or HTTP)",
+                         description="An MCP server over one recorded session: play_action, room_state, valid_actions, "
+                                     "map, memory_query, undo, save_checkpoint, restore_checkpoint (see docs/mcp.md).")
+    mcp.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    mcp.add_argument("--session", type=Path, metavar="DIR",
+                     help="session folder (default: a new one under the data dir); an existing one resumes")
+    mcp.add_argument("--http", type=_port, metavar="PORT", help="serve streamable HTTP at http://HOST:PORT/mcp (default: stdio)")
+    mcp.add_argument("--host", metavar="HOST", help="with --http: the address to listen on (default 127.0.0.1)")
+    mcp.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers")
 
     memory = sub.add_parser("memory", help="ask the memory of a session ('where is the lamp')",
                             description="Ask the memory of a session folder a question, or run read-only Cypher on it.")
@@ -144,6 +154,7 @@ def _number(cast: Callable[[str], Any], least: float, strict: bool, what: str) -
 
 _positive_int = _number(int, 1, False, "a positive whole number")
 _turn = _number(int, 0, False, "a turn number (0 or more)")
+_port = _number(int, 1, False, "a port number (1 to 65535)")
 _positive_float = _number(float, 0, True, "a positive number of seconds")
 
 

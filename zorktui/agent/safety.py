@@ -35,6 +35,8 @@ RESERVED: frozenset[str] = frozenset(META_VERBS) | frozenset(SHORT_FORMS) | froz
 MAX_AGENT_COMMAND = 80
 
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x9b][0-?]*[ -/]*[@-~]")
+#: A full stop with a word after it: the parser's way to chain commands ("north. open door").
+_CHAINED = re.compile(r"\.\s*\w")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -63,7 +65,7 @@ def reserved_reason(command: str) -> str | None:
         return "empty command"
     if words[0] in RESERVED or (words[0] in ("*", "#", "/")):
         return f"'{words[0]}' is for the person to type, not the agent"
-    if "then" in words or ";" in command:
+    if "then" in words or ";" in command or _CHAINED.search(command):
         return "one command at a time"
     if len(command) > MAX_AGENT_COMMAND:
         return f"longer than {MAX_AGENT_COMMAND} characters"

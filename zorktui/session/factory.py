@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # hints only: nothing more is imported at run time
 
 
 AGENTS = ("llm", "explore", "mcts")
+#: Modes recorded in the session header but played as "human" (commands come from outside the session).
+RECORDED_ONLY = ("script", "mcp")
 
 
 @dataclass
@@ -28,7 +30,8 @@ class SessionOptions:
 
     Attributes:
         story: Story file (None: the bundled game).
-        mode: "human", "coplay" or "autopilot" ("script" for command files: recorded as such, played as human).
+        mode: "human", "coplay" or "autopilot" ("script" for command files, "mcp" for an outside agent
+            over MCP: recorded as such, played as human).
         agent: "llm", "explore", "mcts" or None (no agent).
         model, base_url: LLM settings (else from the environment).
         timeout, max_retries: LLM request limits (None: config file or defaults).
@@ -118,7 +121,7 @@ def build_session(options: SessionOptions) -> Built:
         SessionError: The session folder cannot be used or does not replay.
         ValueError: An unknown mode or agent.
     """
-    if options.mode not in MODES + ("script",):
+    if options.mode not in MODES + RECORDED_ONLY:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
     if options.baseline is not None:
         if options.agent is not None or options.mode != "human":
@@ -193,7 +196,7 @@ def build_session(options: SessionOptions) -> Built:
             from zorktui.agent.llm_judge import LlmJudge
 
             judge = LlmJudge(llm)
-        session = Session(game, mode="human" if options.mode == "script" else options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
+        session = Session(game, mode="human" if options.mode in RECORDED_ONLY else options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
                           critic=options.critic, stop=options.stop, subagents=subagents,
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
                           close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None,

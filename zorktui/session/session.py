@@ -168,12 +168,13 @@ class Session(Thinking, Autopilot):
         return self.game.current
 
     # --------------------------------------------------------------- play
-    def play(self, command: str, actor: str = "human") -> Turn:
+    def play(self, command: str, actor: str = "human", extra: dict[str, Any] | None = None) -> Turn:
         """Play a command typed by the person (or a script); a pending proposal is superseded.
 
         In autopilot, a person's command takes over: autopilot stops and the mode becomes co-play.
         The game's own QUIT, RESTART, SAVE, RESTORE and SCRIPT are answered, not played
         (see :mod:`zorktui.session.meta`): the current turn is returned unchanged.
+        ``extra`` adds fields to the turn's trajectory record (e.g. which outside client played it).
 
         Raises:
             GameError: The engine refused the command (empty, too long, story stopped).
@@ -183,7 +184,7 @@ class Session(Thinking, Autopilot):
         if actor == "human" and self.autopilot_running:
             self.stop_autopilot("the person took over")
             self.set_mode(Mode.COPLAY)
-        return self._play(command, actor, fate="superseded")
+        return self._play(command, actor, fate="superseded", extra=extra)
 
     def _answered(self, command: str, actor: str) -> bool:
         """Answer an out-of-world command with one line (a NotPlayed event); False for a command to play."""
@@ -218,13 +219,13 @@ class Session(Thinking, Autopilot):
         if self.agent is not None and self.mode == Mode.COPLAY:
             self.request_proposal()
 
-    def _play(self, command: str, actor: str, fate: str) -> Turn:
+    def _play(self, command: str, actor: str, fate: str, extra: dict[str, Any] | None = None) -> Turn:
         if not self.allow_undo and " ".join(command.lower().split()) in UNDO_VERBS:
             raise SessionError(NO_UNDO)
         with self._lock:
             before = self.current
             turn = self.game.step(command)
-            extra = self._decided(fate)
+            extra = {**(extra or {}), **self._decided(fate)}
             extra.update(self.valid_extra())
             if "valid_actions" in extra:
                 # Found for the record: the memory reads them from the same Turn (its ways out).

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from zorktui.agent import guards
+from zorktui.agent.critic import Verdict
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
@@ -123,6 +124,20 @@ class Thinking:
         if key != self._ways_learned:
             self._ways_learned = key
             self.memory.learn_valid_actions(replace(turn, valid_actions=actions), self.game.valid_destinations())
+
+    def judge(self, command: str) -> Verdict | None:
+        """The critic's verdict on a command someone means to play now (None when the critic is off).
+
+        For a command from outside the session's own agent (an MCP client); the
+        agent's proposals are judged as they are made.
+
+        Raises:
+            RuntimeError: The session is closed.
+        """
+        if self.critic is None:
+            return None
+        with self._lock:
+            return self.critic.judge(command, self.situation())
 
     def situation(self, view: MapView | None = None) -> Situation:
         """Gather what a policy may look at now (valid actions, map, warnings, lessons).

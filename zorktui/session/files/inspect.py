@@ -6,9 +6,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from zorktui.session.files.folder import open_memory
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.memory.graph import Memory
 
 
 def ask_session(root: Path, question: str, as_of: int | None, as_json: bool, out: IO[str] = sys.stdout) -> int:
@@ -63,6 +66,15 @@ def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.std
     return 0
 
 
+def map_text(memory: Memory, as_of: int | None = None) -> str:
+    """The map a memory has drawn, as box-drawing text headed by the turn it is as of."""
+    from zorktui.memory.maps.mapmodel import build_map
+    from zorktui.memory.maps.maprender import render_map
+
+    model = build_map(memory, as_of)
+    return f"Map as of turn {model.as_of}:\n{render_map(model)}"
+
+
 def map_session(root: Path, as_of: int | None, as_json: bool = False, out: IO[str] = sys.stdout) -> int:
     """Print a session's map as box-drawing text (or JSON).
 
@@ -71,13 +83,11 @@ def map_session(root: Path, as_of: int | None, as_json: bool = False, out: IO[st
     """
     # deferred: each inspect command loads only the memory readers it uses (about 35 ms for the map)
     from zorktui.memory.maps.mapmodel import build_map
-    from zorktui.memory.maps.maprender import render_map
 
     with open_memory(root) as memory:
+        if not as_json:
+            print(map_text(memory, as_of), file=out)
+            return 0
         model = build_map(memory, as_of)
-    if as_json:
-        print(json.dumps(model.to_json(), ensure_ascii=False), file=out)
-    else:
-        print(f"Map as of turn {model.as_of}:", file=out)
-        print(render_map(model), file=out)
+    print(json.dumps(model.to_json(), ensure_ascii=False), file=out)
     return 0

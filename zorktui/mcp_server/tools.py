@@ -1,0 +1,185 @@
+"""What each MCP tool does, over one session: plain Python, one call at a time.
+
+Every tool takes the same lock, so two clients (or one client's overlapping
+calls) never interleave on the game, the recorder or the memory. A refusal
+raises :class:`ToolRefused` with one line for the calling model to read; the
+session, the game and the trajectory are left as they were.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from zorktui.agent.safety import clean_text, reserved_reason, safe_command
+from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.engine.turn import Turn
+from zorktui.session.headless import status_line
+from zorktui.session.meta import meta_verb
+from zorktui.session.session import Session
+
+#: The trajectory's ``actor`` for a command an outside agent played over MCP.
+ACTOR = "mcp"
+
+#: What an outside agent uses instead of the game's own out-of-world verbs.
+INSTEAD: dict[str, str] = {
+    "quit": "not played: the game's QUIT is not for tools; close the MCP connection to stop (every turn is already saved)",
+    "restart": "not played: the game's RESTART is not for tools; use restore_checkpoint(name) or undo(n) to go back",
+    "save": "not played: the game's SAVE is not for tools; use save_checkpoint(name)",
+    "restore": "not played: the game's RESTORE is not for tools; use restore_checkpoint(name)",
+    "script": "not played: every turn is already recorded in the session folder's trajectory.jsonl",
+}
+
+
+class ToolRefused(Exception):
+    """A tool call refused, with one line saying why and what to do instead."""
+
+
+class GameTools:
+    """The MCP tools over one session.
+
+    Args:
+        session: The session played (its recorder writes the trajectory).
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.lock = threading.Lock()
+
+    # -------------------------------------------------------------- play
+    def play_action(self, command: str, client: str | None = None) -> str:
+        """Play one game command; the reply, the status line and the critic's objection if it has one.
+
+        Args:
+            command: One game command ("open mailbox").
+            client: The MCP client's name, for the trajectory.
+
+        Raises:
+            ToolRefused: The game has ended, or the command is not one for the game.
+        """
+        if "\n" in command.strip() or "\r" in command.strip():
+            raise ToolRefused("not played: a command is one line (one command at a time)")
+        command = safe_command(command)
+        with self.lock:
+            session = self.session
+            if session.current.done:
+                raise ToolRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
+            action = meta_verb(command, session.game.zm.dictionary)
+            if action is not None:
+                raise ToolRefused(INSTEAD[action])
+            why = reserved_reason(command)
+            if why is not None:
+                if command.lower().split()[0] in ("undo", "oops"):
+                    why = "not played: use the undo(n) tool to go back"
+                elif "one command at a time" in why:
+                    why = "not played: one command at a time (no 'then', ';' or '.' between commands)"
+                raise ToolRefused(why if why.startswith("not played") else f"not played: {why}")
+            verdict = session.judge(command)
+            extra: dict[str, Any] = {}
+            if client:
+                extra["client"] = client[:80]
+            if verdict is not None:
+                extra["critic"] = verdict.to_record()
+            try:
+                turn = session.play(command, actor=ACTOR, extra=extra)
+            except ZorkTuiError as exc:
+                raise ToolRefused(one_line(exc)) from None
+            lines = [clean_text(turn.observation).strip(), status_line(turn, session.game.max_score)]
+            if turn.done:
+                lines.append("The game has ended" + (" (won)." if turn.victory else " (died)." if turn.dead else "."))
+            if verdict is not None and not verdict.accepted:
+                lines.append(f"Critic: {verdict.text()}")
+            return "\n".join(lines)
+
+    # -------------------------------------------------------------- read
+    def room_state(self) -> str:
+        """The room-state block the app's own agent reads."""
+        from zorktui.agent.prompt import room_state_block
+
+        with self.lock:
+            return room_state_block(self.session.situation())
+
+    def valid_actions(self) -> str:
+        """The current state's valid actions, one per line."""
+        with self.lock:
+            if self.session.current.done:
+                return "None: the game has ended."
+            actions = self.session.valid_actions()
+        return "\n".join(actions) if actions else "None found."
+
+    def map(self, as_of: int | None = None) -> str:
+        """The map the memory has drawn (as of an earlier turn when asked)."""
+        from zorktui.session.files.inspect import map_text
+
+        with self.lock:
+            return map_text(self._memory(), self._as_of(as_of))
+
+    def memory_query(self, question: str, as_of: int | None = None) -> str:
+        """A question ``zorktui memory`` answers ("where is the lamp"), as of now or an earlier turn."""
+        from zorktui.memory.questions import ask
+
+        if not question.strip():
+            raise ToolRefused('ask a question, e.g. "where am i" ("help" lists them)')
+        with self.lock:
+            answer = ask(self._memory(), question, self._as_of(as_of))
+        if not answer.understood:
+            raise ToolRefused(one_line(ToolRefused(answer.text)) + ' ("help" lists the questions)')
+        return f"{answer.text}\n(as of turn {answer.as_of})"
+
+    # ------------------------------------------------------------- jumps
+    def undo(self, n: int = 1) -> str:
+        """Go back ``n`` turns."""
+        if n < 1:
+            raise ToolRefused("undo needs n of 1 or more")
+        with self.lock:
+            return self._jumped("undo", lambda: self.session.undo(n))
+
+    def save_checkpoint(self, name: str) -> str:
+        """Save the current state under a name."""
+        name = self._name(name)
+        with self.lock:
+            try:
+                self.session.save(name)
+            except (ZorkTuiError, OSError) as exc:
+                raise ToolRefused(one_line(exc)) from None
+            turn = self.session.current
+            return f"Saved checkpoint '{name}' at turn {turn.turn} ({clean_text(turn.location.name) if turn.location else '?'})."
+
+    def restore_checkpoint(self, name: str) -> str:
+        """Return to a named checkpoint."""
+        name = self._name(name)
+        with self.lock:
+            known = [c.get("name") for c in self.session.checkpoints()]
+            if name not in known:
+                raise ToolRefused(f"no checkpoint '{name}'" + (f"; there are: {', '.join(map(str, known))}" if known
+                                                              else "; save_checkpoint(name) makes one"))
+            return self._jumped(f"restore '{name}'", lambda: self.session.restore(name))
+
+    # ----------------------------------------------------------- helpers
+    def _jumped(self, what: str, jump: Any) -> str:
+        try:
+            turn: Turn = jump()
+        except (ZorkTuiError, OSError) as exc:
+            raise ToolRefused(one_line(exc)) from None
+        where = clean_text(turn.location.name) if turn.location else "?"
+        return f"{what}: back to turn {turn.turn} ({where})\n{status_line(turn, self.session.game.max_score)}"
+
+    def _memory(self) -> Any:
+        if self.session.memory is None:
+            raise ToolRefused("this session keeps no memory")
+        return self.session.memory
+
+    def _as_of(self, as_of: int | None) -> int | None:
+        last = self.session.current.turn
+        if as_of is not None and not 0 <= as_of <= last:
+            raise ToolRefused(f"as_of {as_of}: ask as of turn 0 to {last}")
+        return as_of
+
+    @staticmethod
+    def _name(name: str) -> str:
+        from zorktui.engine.vm.checkpoints import check_name
+
+        try:
+            return check_name(name)
+        except ZorkTuiError as exc:
+            raise ToolRefused(one_line(exc)) from None
