@@ -173,3 +173,29 @@ def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path
     finally:
         s.close()
         s.game.close()
+
+
+def test_in_the_dark_with_nothing_to_light_it_backs_out_and_does_not_walk_in_again() -> None:
+    game = Game(BUNDLED)
+    try:
+        log = PlayLog(game.opening)
+        # To the foot of the tower without the lantern, then down into the oil cellar (dark).
+        for command in ["take flask", "north", "west", "give flask to nessa", "east", "north",
+                        "unlock door with key", "open door", "north", "down"]:
+            log.add(game.step(command))
+        assert log.current.dark
+        explorer = Explorer()
+        idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions())))
+        assert idea.command == "up" and "dark" in idea.reflection
+        log.add(game.step("up"))
+        # The memory would call the cellar a frontier (its ways are unwalked): a walk down there
+        # is what an explorer with no account of the dark proposes; carrying the same things,
+        # this one does not.
+        cellar = Situation(turn=log.current, log=log, valid_actions=("down", "south"),
+                           map=MapView(exit_directions=["south", "down"], back=["south"],
+                                       frontiers=[("Oil Cellar", ("north",), ("down",))]))
+        assert Explorer().suggest(cellar).command == "down"
+        for _ in range(3):
+            assert explorer.suggest(cellar).command != "down"
+    finally:
+        game.close()

@@ -44,8 +44,28 @@ def test_the_planner_finds_points_one_step_away_and_explains_its_search() -> Non
         assert proposal.command.startswith("give ")  # the game's own words for it: "give tea to nessa tregarth"
         assert "Searched 80 lines" in proposal.reflection and "visits" in proposal.reflection
         assert f"Expects: {proposal.command}" in proposal.reflection
+        report = s.agent.report
+        assert report.chosen_by == "search" and report.to_points[proposal.command] == 1
+        assert "points within 1 commands" in proposal.reflection
         turn = s.accept()
         assert turn is not None and turn.reward == 10
+    finally:
+        s.close()
+        s.game.close()
+
+
+def test_with_no_points_in_reach_the_explorer_chooses_and_the_trace_says_what_was_searched() -> None:
+    s = planner_session(sims=60)
+    try:
+        proposal = s.propose()  # the opening: no line of 60 simulations scores
+        report = s.agent.report
+        assert proposal is not None and proposal.source == "mcts"
+        assert report.chosen_by == "explorer" and report.to_points == {}
+        assert "none scored" in proposal.reflection and proposal.command == "take tea"  # the explorer picks up first
+        trace = report.trace()
+        assert trace["sims"] == 60 and trace["edges"] and json.dumps(trace)
+        assert {"command", "visits", "value", "prior", "played", "noop"} <= set(trace["edges"][0])
+        assert sum(e["visits"] for e in trace["edges"]) >= 59  # every line but a loop back goes through the root
     finally:
         s.close()
         s.game.close()

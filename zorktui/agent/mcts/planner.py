@@ -50,6 +50,8 @@ if TYPE_CHECKING:  # hints only: nothing more is imported at run time
 ROLLOUT_MIN_PRIOR = 0.1
 #: The share of a timed move's budget that checking nodes' valid actions may take.
 VERIFY_SHARE = 0.4
+#: How commands that pick a thing up begin.
+TAKE_VERBS = ("take ", "get ", "pick up ")
 #: Prior weight of a walk to a known room (a direction weighs 1.2, taking a thing 2).
 ROUTE_WEIGHT = 0.8
 
@@ -341,7 +343,12 @@ class MctsPlanner:
             if child is None:  # cut away with the tree: play it again next time
                 edge.child = None
                 break
-            if edge.path or (fresh and things_taken(node.turn, child.turn)):
+            # What can be done is worth knowing at once where a walk ends, where a thing was taken
+            # or put down (a load lightened lets another be taken), and in a room real play has
+            # never seen (the painting in the gallery a line walks through).
+            place = child.turn.location
+            if edge.path or (fresh and (things_taken(node.turn, child.turn) or things_taken(child.turn, node.turn)
+                                        or (place is not None and not child.turn.dark and place.id not in news.rooms))):
                 child.eager = True
             reward = step_reward(node.turn, child.turn, news, max_score)
             steps += edge.steps
@@ -437,6 +444,11 @@ class MctsPlanner:
         # worth something (not points and then a death) and it does not leave the player in
         # the dark with nothing that gives light.
         scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not self._dark_trap(e)]
+        # Picking up what lies here comes first, unless points are one command away: the
+        # sword left in the living room is what the troll below calls for.
+        if explored is not None and _is_take(explored.command) \
+                and not any(r.to_points[e.action] == 1 for e in scoring):
+            scoring = []
         if not scoring and (explored is not None or not options):
             # No line found points: the explorer's orderly walk over the map beats a search that
             # rates every room alike (it drifts to and fro between them).
@@ -504,3 +516,8 @@ class MctsPlanner:
                 if child is not None and (child.turn.done or child.turn.dead) and not child.turn.victory:
                     return True
         return False
+
+
+def _is_take(command: str) -> bool:
+    """Whether a command picks a thing up."""
+    return normal(command).startswith(TAKE_VERBS)
