@@ -25,9 +25,11 @@ from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
-#: Verbs explored after the map: they rarely help and often hurt, or undo what was just done
-#: (closing the door just opened); a bare "switch" or "turn" flips a device either way.
-_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ", "switch ")
+#: Verbs explored after the map: they rarely help and often hurt (cutting the portrait that was
+#: the treasure), or undo what was just done (closing the door just opened); a bare "switch" or
+#: "turn" flips a device either way.
+_LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "break ", "burn ", "insert ", "switch ",
+         "cut ", "destroy ", "tear ", "rip ")
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
 #: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
 #: light (however the game words it) leaves it in the dark.
