@@ -230,6 +230,7 @@ def test_autopilot_plays_with_the_critic_and_typing_takes_over(tmp_path: Path) -
             refused.result(10)
             assert refusals[0][0] and "not played: the critic is against it" in refusals[0][1]
             assert "\n" not in refusals[0][1] and app.session.current.turn == 1
+            await until(pilot, lambda: "the critic is against it" in app.query_one(Transcript).text)
             await _type(pilot, "look")  # the person takes over
             await until(pilot, lambda: app.session.mode == Mode.COPLAY and app.session.current.turn == 2)
             waiting, waits = _agent(live, lambda c, r: _append(r, _call(c, "south")))
@@ -246,3 +247,31 @@ def test_autopilot_plays_with_the_critic_and_typing_takes_over(tmp_path: Path) -
     assert [(t["command"], t["actor"]) for t in turns] == [("north", "mcp"), ("look", "human"), ("south", "mcp")]
     assert turns[0]["critic"]["verdict"] == "accept" and "proposal" not in turns[0]
     assert turns[2]["proposal"]["fate"] == "accepted"
+
+
+def test_an_outside_proposal_takes_the_place_of_the_apps_own(tmp_path: Path) -> None:
+    app, live = _app(tmp_path, agent="explore")
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.session.pending is not None and app.session.pending.source == "explore")
+            own = app.session.pending.command
+            done, results = _agent(live, lambda c, r: _append(r, _call(c, "take flask")))
+            await until(pilot, lambda: _outside(app, "take flask"))
+            assert f"in place of explore's proposal '{own}'" in app.session.pending.notes
+            await pilot.pause(0.5)  # the app's own agent does not take its place back meanwhile
+            assert _outside(app, "take flask")
+            await pilot.press("enter")
+            done.result(10)
+            assert not results[0][0]
+            # the app's own agent proposes again for the turn after
+            await until(pilot, lambda: app.session.pending is not None and app.session.pending.turn == 1)
+            assert app.session.pending.source == "explore"
+
+    try:
+        asyncio.run(go())
+    finally:
+        live.stop()
+    turns = _turns(tmp_path)
+    assert turns[0]["actor"] == "mcp" and turns[0]["proposal"]["source"] == f"mcp:{CLIENT}"
+    assert turns[0]["proposal"]["fate"] == "accepted"

@@ -154,7 +154,9 @@ class OutsideGate:
                 raise OutsideRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
             verdict = session.judge(command)
             if verdict is not None and not verdict.accepted:
-                raise OutsideRefused(f"not played: the critic is against it: {verdict.text()}")
+                why = f"not played: the critic is against it: {verdict.text()}"
+                session._emit(ev.NotPlayed(command, ACTOR, why))  # noqa: SLF001 - the person sees the refusal too
+                raise OutsideRefused(why)
             extra: dict[str, Any] = {"client": client[:80]} if client else {}
             if verdict is not None:
                 extra["critic"] = verdict.to_record()
