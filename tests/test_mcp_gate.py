@@ -275,3 +275,31 @@ def test_an_outside_proposal_takes_the_place_of_the_apps_own(tmp_path: Path) -> 
     turns = _turns(tmp_path)
     assert turns[0]["actor"] == "mcp" and turns[0]["proposal"]["source"] == f"mcp:{CLIENT}"
     assert turns[0]["proposal"]["fate"] == "accepted"
+
+
+def test_a_port_taken_or_no_terminal_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zorktui.cli import main
+    from zorktui.mcp_server.live import serve_app
+
+    built = build_session(SessionOptions(mode="coplay", session=tmp_path / "s", seed=1))
+    taken = bind(0)
+    port = taken.getsockname()[1]
+    lines: list[str] = []
+
+    def fail(line: str) -> Any:
+        lines.append(line)
+        raise SystemExit(2)
+
+    try:
+        with pytest.raises(SystemExit):
+            serve_app(built.session, port, fail)
+    finally:
+        taken.close()
+    assert lines == [f"--mcp-port {port}: cannot serve on 127.0.0.1 (Address already in use)"]
+    assert built.session.closed
+    # piped, as pytest runs it: no screen for the person to decide on
+    with pytest.raises(SystemExit) as exited:
+        main(["play", "--mcp-port", "8765", "--session", str(tmp_path / "p")])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("zorktui: --mcp-port is for the app, and this is not a terminal") and "\n" not in err

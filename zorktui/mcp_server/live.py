@@ -161,7 +161,9 @@ def start_live(session: Session, sock: socket.socket, token: str | None = None) 
     server_app = build_server(LiveTools(session, gate))
     _quiet_logs()
     app = BearerToken(server_app.streamable_http_app(host=HOST), token)
-    config = uvicorn.Config(app, log_config=None, log_level="critical", access_log=False, lifespan="on")
+    # A client still connected when the app closes does not hold up its exit for long.
+    config = uvicorn.Config(app, log_config=None, log_level="critical", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="zorktui-mcp", daemon=True)
     thread.start()
