@@ -248,8 +248,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
         if not (args.baseline and args.participant):
             fail("--baseline and --participant ID go together")
-        if args.agent or args.mode not in (None, "human") or _agent_options(args):
-            fail("--baseline is played by the person alone: no --agent, --mode, --model, --base-url, --sims or --time-per-move")
+        if args.agent or args.mode not in (None, "human") or _agent_options(args) or args.mcp_port is not None:
+            fail("--baseline is played by the person alone: no --agent, --mode, --model, --base-url, --sims, "
+                 "--time-per-move or --mcp-port")
         try:
             baseline = load_rules(args.participant)
         except BaselineError as exc:
@@ -263,7 +264,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if args.agent:
             fail(f"--agent {args.agent} needs a terminal; use zorktui run --agent {args.agent} --steps N")
         app_only = [flag for flag, given in (("--mode " + str(args.mode), args.mode not in (None, "human")),
-                                             ("--theme", args.theme), ("--model", args.model),
+                                             ("--theme", args.theme), ("--mcp-port", args.mcp_port is not None), ("--model", args.model),
                                              ("--base-url", args.base_url), ("--sims", args.sims is not None),
                                              ("--time-per-move", args.time_per_move is not None)) if given]
         if app_only:
@@ -272,8 +273,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         args.commands = args.jsonl = args.steps = None
         args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
         return _cmd_run(args)
-    # Without --agent: the model when one is asked for or configured, else the offline explorer.
-    if baseline is None and args.agent is None:
+    # Without --agent: the model when one is asked for or configured, else the offline explorer (with
+    # --mcp-port the outside agent is the one that proposes, unless --agent asks for the app's own too).
+    if baseline is None and args.agent is None and args.mcp_port is None:
         args.agent = "llm" if args.model or args.base_url or os.environ.get("OPENAI_API_KEY") else "explore"
     _check_agent_flags(args)
     _check_resume_seed(args)
@@ -294,7 +296,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
 
         built = building.result()  # re-raises the SystemExit of a bad story or session folder
-    create_app(built, theme=args.theme).run()
+    live = None
+    if args.mcp_port is not None:
+        from zorktui.mcp_server.live import serve_app  # deferred: the MCP SDK and uvicorn only when asked for
+
+        live = serve_app(built.session, args.mcp_port, fail)
+    create_app(built, theme=args.theme, mcp=(live.url, live.token) if live else None).run()
+    if live is not None:
+        live.stop()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0
 

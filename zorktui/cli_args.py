@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
     play.add_argument("--participant", metavar="ID",
                       help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
+    play.add_argument("--mcp-port", type=_port, metavar="N",
+                      help="serve this session to an outside agent over MCP at http://127.0.0.1:N/mcp (a token is printed)")
     _planner_arguments(play)
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL",

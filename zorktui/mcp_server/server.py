@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
+import threading
 from typing import Any, Callable
 
 import anyio
@@ -43,6 +44,10 @@ DESCRIPTIONS = {
     "save_checkpoint": "Save the current state under a name (letters, digits, space, '-', '_', '.').",
     "restore_checkpoint": "Return to a checkpoint saved with save_checkpoint.",
 }
+
+
+#: Parameters the server fills in itself (the client's name, the event a call is cancelled by).
+HIDDEN = frozenset({"client", "cancel"})
 
 
 def _client_name(ctx: Context | None) -> str | None:
@@ -90,13 +95,21 @@ def _wrap(tools: GameTools, name: str) -> Callable[..., Any]:
     method = getattr(tools, name)
     signature = inspect.signature(method)
     takes_client = "client" in signature.parameters
+    takes_cancel = "cancel" in signature.parameters
 
     async def call(ctx: Context, **kwargs: Any) -> str:
         if takes_client:
             kwargs["client"] = _client_name(ctx)
+        cancel = threading.Event()
+        if takes_cancel:
+            kwargs["cancel"] = cancel
         try:
-            # Not abandoned on cancel: a client that goes away mid-call still gets its turn recorded.
-            return await anyio.to_thread.run_sync(functools.partial(method, **kwargs))
+            # Not abandoned on cancel: a client that goes away mid-call still gets its turn recorded. A
+            # call that waits for the person (the app's gate) is told instead, and takes its proposal back.
+            return await anyio.to_thread.run_sync(functools.partial(method, **kwargs), abandon_on_cancel=takes_cancel)
+        except anyio.get_cancelled_exc_class():
+            cancel.set()
+            raise
         except ToolRefused as exc:
             raise ToolError(str(exc)) from None
         except ToolError:
@@ -105,7 +118,7 @@ def _wrap(tools: GameTools, name: str) -> Callable[..., Any]:
             print(f"zorktui mcp: {name}: {one_line(exc, with_type=True)}", file=sys.stderr)
             raise ToolError(one_line(exc, with_type=True)) from None
 
-    shown = [p for p in signature.parameters.values() if p.name != "client"]
+    shown = [p for p in signature.parameters.values() if p.name not in HIDDEN]
     ctx_param = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
     call.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=[p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in shown] + [ctx_param],
@@ -118,7 +131,7 @@ def _wrap(tools: GameTools, name: str) -> Callable[..., Any]:
 
 def build_server(tools: GameTools) -> ZorkMcpServer:
     """The MCP server with one tool per :data:`DESCRIPTIONS` entry."""
-    params = {name: {p for p in inspect.signature(getattr(tools, name)).parameters if p != "client"}
+    params = {name: {p for p in inspect.signature(getattr(tools, name)).parameters if p not in HIDDEN}
               for name in DESCRIPTIONS}
     server = ZorkMcpServer(params, name="zorktui", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     for name in DESCRIPTIONS:

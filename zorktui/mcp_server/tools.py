@@ -9,7 +9,7 @@ session, the game and the trajectory are left as they were.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zorktui.agent.safety import clean_text, reserved_reason, safe_command
 from zorktui.engine.errors import ZorkTuiError, one_line
@@ -17,6 +17,9 @@ from zorktui.engine.turn import Turn
 from zorktui.session.headless import status_line
 from zorktui.session.meta import meta_verb
 from zorktui.session.session import Session
+
+if TYPE_CHECKING:  # hints only
+    from zorktui.agent.critic import Verdict
 
 #: The trajectory's ``actor`` for a command an outside agent played over MCP.
 ACTOR = "mcp"
@@ -57,23 +60,9 @@ class GameTools:
         Raises:
             ToolRefused: The game has ended, or the command is not one for the game.
         """
-        if "\n" in command.strip() or "\r" in command.strip():
-            raise ToolRefused("not played: a command is one line (one command at a time)")
-        command = safe_command(command)
         with self.lock:
+            command = self._checked(command)
             session = self.session
-            if session.current.done:
-                raise ToolRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
-            action = meta_verb(command, session.game.zm.dictionary)
-            if action is not None:
-                raise ToolRefused(INSTEAD[action])
-            why = reserved_reason(command)
-            if why is not None:
-                if command.lower().split()[0] in ("undo", "oops"):
-                    why = "not played: use the undo(n) tool to go back"
-                elif "one command at a time" in why:
-                    why = "not played: one command at a time (no 'then', ';' or '.' between commands)"
-                raise ToolRefused(why if why.startswith("not played") else f"not played: {why}")
             verdict = session.judge(command)
             extra: dict[str, Any] = {}
             if client:
@@ -84,12 +73,36 @@ class GameTools:
                 turn = session.play(command, actor=ACTOR, extra=extra)
             except ZorkTuiError as exc:
                 raise ToolRefused(one_line(exc)) from None
-            lines = [clean_text(turn.observation).strip(), status_line(turn, session.game.max_score)]
-            if turn.done:
-                lines.append("The game has ended" + (" (won)." if turn.victory else " (died)." if turn.dead else "."))
-            if verdict is not None and not verdict.accepted:
-                lines.append(f"Critic: {verdict.text()}")
-            return "\n".join(lines)
+            return self.reply(turn, verdict)
+
+    def _checked(self, command: str) -> str:
+        """The command made safe, or :class:`ToolRefused` when it is not one for the game (or the game has ended)."""
+        if "\n" in command.strip() or "\r" in command.strip():
+            raise ToolRefused("not played: a command is one line (one command at a time)")
+        command = safe_command(command)
+        session = self.session
+        if session.current.done:
+            raise ToolRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
+        action = meta_verb(command, session.game.zm.dictionary)
+        if action is not None:
+            raise ToolRefused(INSTEAD[action])
+        why = reserved_reason(command)
+        if why is not None:
+            if command.lower().split()[0] in ("undo", "oops"):
+                why = "not played: use the undo(n) tool to go back"
+            elif "one command at a time" in why:
+                why = "not played: one command at a time (no 'then', ';' or '.' between commands)"
+            raise ToolRefused(why if why.startswith("not played") else f"not played: {why}")
+        return command
+
+    def reply(self, turn: Turn, verdict: Verdict | None) -> str:
+        """What ``play_action`` answers for a turn played: the reply, the status line, the critic's objection."""
+        lines = [clean_text(turn.observation).strip(), status_line(turn, self.session.game.max_score)]
+        if turn.done:
+            lines.append("The game has ended" + (" (won)." if turn.victory else " (died)." if turn.dead else "."))
+        if verdict is not None and not verdict.accepted:
+            lines.append(f"Critic: {verdict.text()}")
+        return "\n".join(lines)
 
     # -------------------------------------------------------------- read
     def room_state(self) -> str:

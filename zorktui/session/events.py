@@ -76,6 +76,18 @@ class ProposalReady(Event):
 
 
 @dataclass(frozen=True)
+class ProposalDecided(Event):
+    """What became of a proposal: "accepted", "edited", "superseded" (the person played their own
+    command; ``turn`` is the turn played), "rejected" (``reason`` is the person's) or "withdrawn"
+    (its outside agent took it back; ``reason`` says why)."""
+
+    proposal: Proposal
+    fate: str
+    turn: Turn | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class CriticVerdict(Event):
     """The critic judged a candidate (accepted or not)."""
 

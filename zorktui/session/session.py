@@ -31,6 +31,7 @@ from zorktui.session.autopilot import Autopilot, StopRules
 from zorktui.session.files.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
+from zorktui.session.outside import ACTOR as OUTSIDE, client_of
 from zorktui.session.recording import Closable, MemoryOnly, Recorder
 
 if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the factory, which imports them
@@ -124,6 +125,8 @@ class Session(Thinking, Autopilot):
         self.pending: Proposal | None = None
         self.last_verdict: Verdict | None = None
         self._rejected: list[tuple[Proposal, str]] = []
+        #: Outside proposals taken back undecided this turn, with why (recorded with the next turn).
+        self._withdrawn: list[tuple[Proposal, str]] = []
         self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
         self._lock = threading.RLock()
         self._search = ActionSearch(game, self._lock)
@@ -181,7 +184,8 @@ class Session(Thinking, Autopilot):
         """
         if self._answered(command, actor):
             return self.current
-        if actor == "human" and self.autopilot_running:
+        # An outside agent on autopilot has no thread of its own to stop: the mode is what hands back.
+        if actor == "human" and (self.autopilot_running or self.mode == Mode.AUTOPILOT):
             self.stop_autopilot("the person took over")
             self.set_mode(Mode.COPLAY)
         return self._play(command, actor, fate="superseded", extra=extra)
@@ -200,7 +204,29 @@ class Session(Thinking, Autopilot):
             proposal = self.pending
             if proposal is None or proposal.turn != self.current.turn:
                 return None
+            client = client_of(proposal)
+            if client is not None:  # an outside agent's proposal: played as its command
+                return self._play(proposal.command, OUTSIDE, fate="accepted", extra={"client": client})
             return self._play(proposal.command, "agent", fate="accepted")
+
+    def offer(self, proposal: Proposal) -> None:
+        """Make an outside agent's command the pending proposal (it replaces the own agent's, noted)."""
+        with self._lock:
+            replaced = self.pending
+            if replaced is not None and replaced.turn == self.current.turn:
+                proposal.notes.append(f"in place of {replaced.source}'s proposal '{replaced.command}'")
+            self.pending = proposal
+        self._emit(ev.ProposalReady(proposal))
+
+    def withdraw(self, proposal: Proposal, reason: str) -> None:
+        """Take back a pending proposal undecided (recorded with the next turn as superseded, with why)."""
+        with self._lock:
+            if self.pending is not proposal:
+                return
+            self.pending = None
+            self._withdrawn.append((proposal, reason))
+        self._emit(ev.ProposalDecided(proposal, "withdrawn", reason=reason))
+        self._propose_again()
 
     def edit(self, command: str) -> Turn:
         """Play the person's edited version of the pending proposal (an out-of-world verb is answered)."""
@@ -216,6 +242,7 @@ class Session(Thinking, Autopilot):
                 return
             self.pending = None
             self._rejected.append((proposal, reason))
+        self._emit(ev.ProposalDecided(proposal, "rejected", reason=reason))
         if self.agent is not None and self.mode == Mode.COPLAY:
             self.request_proposal()
 
@@ -224,6 +251,7 @@ class Session(Thinking, Autopilot):
             raise SessionError(NO_UNDO)
         with self._lock:
             before = self.current
+            decided = self.pending if self.pending is not None and self.pending.turn == before.turn else None
             turn = self.game.step(command)
             extra = {**(extra or {}), **self._decided(fate)}
             extra.update(self.valid_extra())
@@ -236,6 +264,8 @@ class Session(Thinking, Autopilot):
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
         self._ready_at = time.monotonic()
         self._emit(ev.TurnDone(turn, actor, record))
+        if decided is not None:
+            self._emit(ev.ProposalDecided(decided, fate, turn))
         if self.mode == Mode.COPLAY and self.agent is not None and not turn.done:
             self.request_proposal()
         return turn
@@ -253,9 +283,12 @@ class Session(Thinking, Autopilot):
         if proposal is None and self._rejected:
             proposal, reason = self._rejected.pop()
             fate = "rejected"
+        elif proposal is None and self._withdrawn:
+            (proposal, reason), fate = self._withdrawn.pop(), "superseded"
         if proposal is not None:
             record = proposal.to_record(fate, reason or None)
             earlier = [{"command": p.command, "by": "person", "reason": r or None} for p, r in self._rejected]
+            earlier += [{"command": p.command, "by": p.source, "reason": r} for p, r in self._withdrawn]
             if earlier:
                 record["refused"] = earlier + record.get("refused", [])
             extra["proposal"] = record
@@ -269,6 +302,7 @@ class Session(Thinking, Autopilot):
             extra["cost"] = round(self._spend["cost"], 6)
         self.pending = None
         self._rejected = []
+        self._withdrawn = []
         self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
         return extra
 
@@ -348,6 +382,7 @@ class Session(Thinking, Autopilot):
         self.log.reset(turn)
         self.pending = None
         self._rejected = []
+        self._withdrawn = []
         self._epoch += 1
         self._notes_turn = -1  # the notes are rebuilt for the state jumped to
 
@@ -371,7 +406,8 @@ class Session(Thinking, Autopilot):
         self.mode = mode
         self._emit(ev.ModeChanged(mode))
         if mode == Mode.AUTOPILOT and not self.autopilot_running:
-            self.start_autopilot()
+            if self.agent is not None:  # without one, an outside agent (MCP) is the autopilot
+                self.start_autopilot()
         elif mode == Mode.COPLAY and self.agent is not None and self.pending is None and not self.current.done:
             self.request_proposal()
 

@@ -21,6 +21,7 @@ from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
+from zorktui.session.outside import client_of
 
 if TYPE_CHECKING:  # the host's parts, named in hints only
     import threading
@@ -223,6 +224,8 @@ class Thinking:
             with self._lock:
                 if self._gone(turn_no, epoch):
                     return None  # the person moved on, went back, or left while the agent thought
+                if self.pending is not None and self.pending.turn == turn_no and client_of(self.pending):
+                    return None  # an outside agent's proposal waits for the person: it is not replaced
                 self._spend["think_ms"] += proposal.think_ms
                 self._spend["tokens"] += proposal.tokens
                 self._spend["cost"] += proposal.cost

@@ -29,7 +29,8 @@ from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
-from zorktui.ui.messages import SessionClosed
+from zorktui.session import events as ev
+from zorktui.ui.messages import SessionClosed, SessionEvent
 from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions
 from zorktui.ui.screens.main import main_layout
@@ -83,12 +84,14 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
     ]
 
     def __init__(self, built: Built, theme: str | None = None, config: UiConfig | None = None,
-                 themes_dir: Path | None = None) -> None:
+                 themes_dir: Path | None = None, mcp: tuple[str, str] | None = None) -> None:
         ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
         super().__init__(config if config is not None else load_config(binding_ids=ids), theme=theme,
                          themes_dir=themes_dir)
         self.built = built
         self.session = built.session
+        #: (url, token) where outside agents reach this session over MCP (None: not served).
+        self.mcp = mcp
         #: What the panels read of the session (the app never reaches into the game or the memory).
         self.view = SessionView(self.session)
         #: A human-baseline study's rules as the app applies them (nothing hidden in an ordinary session).
@@ -128,9 +131,14 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         for note in self.startup_notes:
             transcript.note(note, style="italic")
             self.notify(note, severity="warning", timeout=6)
+        if self.mcp is not None:
+            # On screen for the person to copy; the trajectory and the logs never see the token.
+            url, token = self.mcp
+            transcript.note(f"Outside agents: {url} with the header  Authorization: Bearer {token}", style="bold")
+            self.notify(f"MCP on {url}; token {token}", timeout=10)
         self.query_one(CommandLine).completer.set_words(self.view.vocabulary())
         agent = self.query_one(AgentPanel)
-        agent.state.agent = self._agent_name if self.session.agent is not None else ""
+        agent.state.agent = self._agent_name if self.session.agent is not None or self.mcp else ""
         agent.state.usage = self._usage()
         agent.redraw()
         self._refresh_status()
@@ -139,6 +147,8 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self.refresh_panels()
         self._after_turn_started()
         self.study.ask_consent(self, self.built.consent)
+        if self.session.pending is not None:  # an outside agent's, handed in before the screen was up
+            self.post_message(SessionEvent(ev.ProposalReady(self.session.pending)))
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.start_autopilot()
@@ -153,7 +163,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         if study_name is not None:
             return study_name
         if agent is None:
-            return "no agent"
+            return "outside agent (MCP)" if self.mcp else "no agent"
         llm = self.built.llm
         if llm is not None and getattr(agent, "name", "") != "explore":
             return f"llm {getattr(llm.config, 'model', '')}".strip()
@@ -196,7 +206,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
 
 
 def create_app(built: Built, theme: str | None = None, config: UiConfig | None = None,
-               themes_dir: Path | None = None) -> ZorkApp:
+               themes_dir: Path | None = None, mcp: tuple[str, str] | None = None) -> ZorkApp:
     """The app for a built session (the CLI and the tests share this).
 
     Args:
@@ -204,5 +214,6 @@ def create_app(built: Built, theme: str | None = None, config: UiConfig | None =
         theme: Theme name (``--theme``).
         config: Settings (default: the config file).
         themes_dir: The user's theme folder (default: ``config_dir()/themes``).
+        mcp: (url, token) of the MCP server serving this session to outside agents (``--mcp-port``).
     """
-    return ZorkApp(built, theme=theme, config=config, themes_dir=themes_dir)
+    return ZorkApp(built, theme=theme, config=config, themes_dir=themes_dir, mcp=mcp)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.css.query import NoMatches
 
 from zorktui.session import events as ev
+from zorktui.session.outside import client_of
 from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import Notice, SessionEvent
 from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
@@ -120,6 +121,24 @@ class SessionBridge(AppMixin):
         agent.state.usage = self._usage()
         agent.redraw()
         self._show_hint()
+        self._refresh_status()
+        client = client_of(event.proposal)
+        if client is not None:  # an outside agent waits for the person: say so where the eye is
+            self.notify(f"{client} proposes '{event.proposal.command}': Enter plays it, ctrl+r rejects, ctrl+e edits",
+                        timeout=6)
+
+    def _on_ProposalDecided(self, event: ev.ProposalDecided) -> None:  # noqa: N802
+        # Accepted, edited and superseded proposals leave with their turn; a withdrawn one leaves here.
+        if event.fate != "withdrawn":
+            return
+        self.query_one(Transcript).note(f"The outside agent's '{event.proposal.command}' was withdrawn: {event.reason}.",
+                                        style="italic")
+        agent = self.query_one(AgentPanel)
+        if agent.state.proposal is event.proposal:
+            agent.state.proposal = None
+            agent.redraw()
+        self._show_hint()
+        self._refresh_status()
 
     def _on_CriticVerdict(self, event: ev.CriticVerdict) -> None:  # noqa: N802
         verdict = event.verdict
@@ -175,7 +194,7 @@ class SessionBridge(AppMixin):
         turn = s.current
         agent = self.query_one(AgentPanel).state
         llm = self._agent_name
-        if s.agent is not None:
+        if s.agent is not None or s.pending is not None:
             llm += ": thinking…" if agent.thinking else (": ready" if s.pending is not None else ": idle")
         auto = ""
         if s.autopilot_running:

@@ -41,6 +41,7 @@ class PlayerActions(AppMixin):
     # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
     session: Session
     study: BaselineView
+    mcp: tuple[str, str] | None
     zoomed: str | None
     _editing: Proposal | None
     _reading: threading.Lock
@@ -165,11 +166,19 @@ class PlayerActions(AppMixin):
         """Hand control to the agent, or take it back."""
         if self.session.autopilot_running:
             self.session.stop_autopilot("you took the controls back")
+        elif self.session.agent is None and self.mcp and self.session.mode == Mode.AUTOPILOT:
+            self.set_mode(Mode.COPLAY)  # the outside agent's commands are proposals again
+            self.notify("Co-play: the outside agent's commands wait for your decision.", timeout=4)
         else:
             self.start_autopilot(None)
 
     def start_autopilot(self, steps: int | None) -> None:
         """Hand control to the agent (for at most ``steps`` commands; None: until it stops)."""
+        if self.session.agent is None and self.mcp:
+            self.set_mode(Mode.AUTOPILOT)  # the outside agent plays; typing a command takes over
+            self.notify("Autopilot: the outside agent's commands play at once (the critic may refuse them); "
+                        "type a command to take over.", timeout=6)
+            return
         if self.session.agent is None:
             self.notify("No agent in this session (start with --agent explore or --agent llm).", severity="warning")
             return
@@ -219,7 +228,7 @@ class PlayerActions(AppMixin):
         """
         if mode not in tuple(Mode):
             raise appcmd.CommandError("/mode takes human, coplay or autopilot")
-        if mode != Mode.HUMAN and self.session.agent is None:
+        if mode != Mode.HUMAN and self.session.agent is None and not self.mcp:
             raise appcmd.CommandError("no agent in this session (start with --agent explore or --agent llm)")
         self.session.set_mode(mode)
         self._refresh_status()

@@ -134,6 +134,8 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
     u = state.usage
     if u is not None:
         out.append(f"LLM: {u.calls} calls, {u.prompt_tokens + u.completion_tokens} tokens, ${u.cost:.4f}", style="dim")
+    elif state.agent.endswith("(MCP)"):
+        out.append("LLM: none in this app (the outside agent brings its own)", style="dim")
     else:
         out.append("LLM: not in use (offline agent)", style="dim")
     return out
