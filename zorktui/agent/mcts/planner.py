@@ -18,7 +18,9 @@ can act while it thinks) and picks the command whose lines went best:
 * dynamic depth (MC-DML's pruning): a move whose search found no points
   lets the next one look deeper, and depth falls back once points are found;
 * a budget per move in CPU seconds or in simulations; with simulations and a
-  seed the search is reproducible.
+  seed the search is reproducible;
+* the move itself is the first command of the shortest line that scored,
+  and the explorer's when no line did (:mod:`zorktui.agent.mcts.choice`).
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ from __future__ import annotations
 import random
 import threading
 import time
-from dataclasses import dataclass, field, replace
-from typing import Any, TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from zorktui.agent.explorer import Explorer
+from zorktui.agent.mcts.choice import Chooser, SearchReport
 from zorktui.agent.mcts.prior import DEADLY_HERE, Reflections, heuristic_weights
 from zorktui.agent.mcts.reward import Novelty, points, real_novelty, step_reward, things_taken
 from zorktui.agent.mcts.routes import routes_from
-from zorktui.agent.mcts.tree import Bounds, Edge, Node, expected_line, ranked, select, set_priors
+from zorktui.agent.mcts.tree import Bounds, Edge, Node, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
@@ -50,8 +52,6 @@ if TYPE_CHECKING:  # hints only: nothing more is imported at run time
 ROLLOUT_MIN_PRIOR = 0.1
 #: The share of a timed move's budget that checking nodes' valid actions may take.
 VERIFY_SHARE = 0.4
-#: How commands that pick a thing up begin.
-TAKE_VERBS = ("take ", "get ", "pick up ")
 #: Prior weight of a walk to a known room (a direction weighs 1.2, taking a thing 2).
 ROUTE_WEIGHT = 0.8
 
@@ -90,39 +90,6 @@ class PlannerSettings:
     max_nodes: int = 3000
 
 
-@dataclass
-class SearchReport:
-    """What the last search did (for the proposal's reasoning and benchmarks).
-
-    Attributes:
-        sims: Simulations run.
-        seconds: CPU seconds spent.
-        depth: The depth it searched to.
-        nodes: States in the tree.
-        verified: Nodes whose actions were checked against the valid actions this move.
-        found_points: Some line scored points.
-        to_points: For each first command whose lines scored, the fewest commands to the points.
-        chosen_by: Who chose the move: "search" (a line to points) or "explorer" (none found).
-        edges: The root's actions as searched: command, visits, value, prior, whether played.
-    """
-
-    sims: int = 0
-    seconds: float = 0.0
-    depth: int = 0
-    nodes: int = 0
-    verified: int = 0
-    found_points: bool = False
-    to_points: dict[str, int] = field(default_factory=dict)
-    chosen_by: str = ""
-    edges: list[dict[str, Any]] = field(default_factory=list)
-
-    def trace(self) -> dict[str, Any]:
-        """The report as one JSON-ready record (``bench_mcts.py --trace``)."""
-        return {"sims": self.sims, "seconds": round(self.seconds, 3), "depth": self.depth, "nodes": self.nodes,
-                "verified": self.verified, "to_points": self.to_points, "chosen_by": self.chosen_by,
-                "edges": self.edges}
-
-
 class MctsPlanner:
     """Suggests the command whose simulated futures went best.
 
@@ -154,9 +121,7 @@ class MctsPlanner:
         #: What checking an uncached node's valid actions has been costing (a running estimate).
         self._verify_cost = 0.0
         self._fork_searched = False
-        #: The explorer plays the moves from which no line found points: it walks the map in
-        #: order, where a search that sees no points only drifts between rooms it rates alike.
-        self._explorer = Explorer()
+        self._chooser = Chooser(self.name)
         self._new_lessons: list[str] = []
         self.llm_prior = None
         if llm is not None:
@@ -180,7 +145,8 @@ class MctsPlanner:
                 if key != self._last_root or not situation.refused:
                     tokens, cost, notes = self._search(situation)
                     self._last_root = key
-                return self._choose(situation, tokens, cost, notes)
+                root = self.nodes.get(situation.turn.state_hash)
+                return self._chooser.choose(situation, self.nodes, root, self.report, tokens, cost, notes)
             finally:
                 if self._closed:
                     self._release()  # closed while searching: the search thread lets go of the fork
@@ -432,92 +398,3 @@ class MctsPlanner:
                     e.prior *= DEADLY_HERE
 
     # ------------------------------------------------------------- choice
-    def _choose(self, situation: Situation, tokens: int, cost: float, notes: list[str]) -> Idea:
-        root = self.nodes.get(situation.turn.state_hash)
-        refused = {normal(c) for c in situation.refused}
-        options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
-        r = self.report
-        r.edges = [{"command": e.action, "visits": e.visits, "value": round(e.value, 3), "prior": round(e.prior, 3),
-                    "played": e.child is not None, "noop": e.noop} for e in (root.edges if root else [])]
-        explored = self._explored(situation, root)
-        # A line to points: the first command of the shortest one, when some line through it is
-        # worth something (not points and then a death) and it does not leave the player in
-        # the dark with nothing that gives light.
-        scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not self._dark_trap(e)]
-        # Picking up what lies here comes first, unless points are one command away: the
-        # sword left in the living room is what the troll below calls for.
-        if explored is not None and _is_take(explored.command) \
-                and not any(r.to_points[e.action] == 1 for e in scoring):
-            scoring = []
-        if not scoring and (explored is not None or not options):
-            # No line found points: the explorer's orderly walk over the map beats a search that
-            # rates every room alike (it drifts to and fro between them).
-            r.chosen_by = "explorer"
-            if explored is None:
-                explored = self._explorer.suggest(situation)
-            explored.source = self.name
-            explored.reflection = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states); "
-                                   f"none scored. {explored.reflection}")
-            explored.tokens, explored.cost = tokens, cost
-            explored.notes = notes + explored.notes
-            return explored
-        best = min(scoring, key=lambda e: r.to_points[e.action]) if scoring else options[0]
-        r.chosen_by = "search"
-        self._explorer.overruled()
-        assert root is not None
-        line = expected_line(self.nodes, root, limit=6)
-        if not line or line[0] != best.action:
-            line = [best.action]
-        why = (f"Searched {r.sims} lines in {r.seconds:.1f}s (depth {r.depth}, {r.nodes} states): "
-               f"'{best.action}' {best.visits} visits, value {best.value:+.2f}")
-        if best.action in r.to_points:
-            why += f", points within {r.to_points[best.action]} commands"
-        why += f". Expects: {' > '.join(line)}."
-        if best.path:
-            why += f" On the way: {', '.join(best.path)}."
-        others = [f"{e.action}: {e.visits} visits, value {e.value:+.2f}, prior {e.prior:.2f}" for e in options[:4]
-                  if e is not best][:3]
-        objective = "score points" if scoring else "stay alive"
-        return Idea(command=best.first, source=self.name, reflection=why, objective=objective, tokens=tokens,
-                    cost=cost, notes=notes + (["also weighed: " + "; ".join(others)] if others else []), searched=True)
-
-    def _explored(self, situation: Situation, root: Node | None) -> Idea | None:
-        """The explorer's idea, asked again (up to three times) while the search saw it end in a death."""
-        refused = list(situation.refused)
-        for _ in range(3):
-            # Every move, not only when it is followed: it keeps its own account of the map.
-            idea = self._explorer.suggest(replace(situation, refused=refused))
-            if not self._deadly(root, idea.command):
-                return idea
-            refused.append(idea.command)
-        self._explorer.overruled()
-        return None
-
-    def _dark_trap(self, edge: Edge) -> bool:
-        """Whether ``edge`` leads into the dark with nothing that gives light (no action there lights the room)."""
-        child = self.nodes.get(edge.child) if edge.child else None
-        if child is None or not child.turn.dark:
-            return False
-        place = child.turn.location.id if child.turn.location else None
-        for e in child.edges:
-            after = self.nodes.get(e.child) if e.child else None
-            if after is not None and not after.turn.dark and after.turn.location is not None \
-                    and after.turn.location.id == place:
-                return False
-        return True
-
-    def _deadly(self, root: Node | None, command: str) -> bool:
-        """Whether the search saw ``command`` end the game from the root (a loss)."""
-        if root is None:
-            return False
-        for e in root.edges:
-            if normal(e.first) == normal(command) and e.child is not None:
-                child = self.nodes.get(e.child)
-                if child is not None and (child.turn.done or child.turn.dead) and not child.turn.victory:
-                    return True
-        return False
-
-
-def _is_take(command: str) -> bool:
-    """Whether a command picks a thing up."""
-    return normal(command).startswith(TAKE_VERBS)
