@@ -5,9 +5,10 @@ Plays each game with the MCTS planner and, as the baseline measured in the
 same run, with the offline explorer, for several seeds; prints every run and
 then a table per game (median and range of the best score). No API key is
 used. A game is a story file's path, ``bundled``, or ``KIND:SEED`` for a
-generated TextWorld game (treasure_hunter, coin_collector, cooking). Usage::
+generated TextWorld game (treasure_hunter, coin_collector, cooking: 2 ingredients
+in 6 rooms, cooking9: 3 ingredients in 9 rooms). Usage::
 
-    python scripts/bench_mcts.py                                  # the bundled game and nine TextWorld games
+    python scripts/bench_mcts.py                                  # the bundled game and twelve TextWorld games
     python scripts/bench_mcts.py zork1.z3 zork2.z3 --seeds 1,2,3 --jobs 2
     python scripts/bench_mcts.py bundled --agents mcts --sims 150  # a reproducible budget
     python scripts/bench_mcts.py zork1.z3 --agents mcts --trace traces/   # one JSON line per move
@@ -38,7 +39,8 @@ from zorktui.locations import bundled_story  # noqa: E402
 from zorktui.session.factory import SessionOptions, build_session  # noqa: E402
 from zorktui.session.session import StopRules  # noqa: E402
 
-TEXTWORLD = [f"{kind}:{seed}" for kind in ("treasure_hunter", "cooking", "coin_collector") for seed in (1, 2, 3)]
+TEXTWORLD = [f"{kind}:{seed}" for kind in ("treasure_hunter", "coin_collector", "cooking", "cooking9")
+             for seed in (1, 2, 3)]
 
 
 @dataclass

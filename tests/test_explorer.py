@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from paths import BUNDLED
@@ -146,10 +147,15 @@ def test_the_critic_refuses_what_loses_or_puts_out_the_light_carried() -> None:
         assert lantern.id in log.lights() and matches.id not in log.lights()
         critic = Critic(peek=game.peek)
         situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions())
+        # Put down where it lies in sight, the lantern can be taken back: disliked, not grave.
         dropped = critic.judge("drop lantern", situation)
-        assert not dropped.accepted and "look-ahead: loses the light you carry" in dropped.reasons, dropped
-        # Giving up the matches is a smaller matter than giving up the light.
-        assert critic.judge("drop matches", situation).score > dropped.score
+        assert not dropped.accepted and not dropped.grave, dropped
+        assert "look-ahead: gives up something carried" in dropped.reasons
+        # Gone from sight (the look-ahead's room shows nothing: swept away, sunk), it is lost.
+        swept = Critic(peek=lambda c: replace(game.peek(c), visible=())).judge("drop lantern", situation)
+        assert swept.grave and "look-ahead: loses the light you carry" in swept.reasons, swept
+        # Giving up the matches is a smaller matter than losing the light.
+        assert critic.judge("drop matches", situation).score > swept.score
         assert log.puts_out_a_light("turn off lantern") and log.puts_out_a_light("douse brass lantern")
         assert not log.puts_out_a_light("turn off matches") and not log.puts_out_a_light("take lantern")
         assert "puts out the light you carry" in critic.judge("extinguish lantern", situation).reasons

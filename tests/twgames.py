@@ -49,6 +49,9 @@ KINDS: dict[str, list[str]] = {
     # 6 rooms, 2 ingredients to find, open/cook/cut; walkthrough ~17 steps, max_score ~8.
     "cooking": ["tw-cooking", "--recipe", "2", "--take", "2", "--go", "6",
                 "--open", "--cook", "--cut"],
+    # 9 rooms, 3 ingredients to find, open/cook/cut: the planner's benchmark of a longer recipe.
+    "cooking9": ["tw-cooking", "--recipe", "3", "--take", "3", "--go", "9",
+                 "--open", "--cook", "--cut"],
     # 4 rooms, >=6 objects, 4-action quest, max_score 1.
     "custom": ["custom", "--world-size", "4", "--nb-objects", "6", "--quest-length", "4"],
     # TextWorld's house with furniture: a living room with a tv (a two-letter name).

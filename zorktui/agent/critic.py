@@ -205,7 +205,11 @@ class Critic:
                 reasons.append("look-ahead: a new room")
             what.append(f"to {after.location.name}")  # type: ignore[union-attr]
         lost = {o.id for o in now.inventory} - {o.id for o in after.inventory}
-        if lost and lost & situation.log.lights():  # the log is read only when something is lost
+        # A light put down where it can be seen is not lost: it can be taken back (the lamp left
+        # on the shore before a swim that would ruin it).
+        room = after.location.id if after.location else -1
+        gone = lost - {o.id for o in after.visible if o.parent in (0, room)}
+        if gone and gone & situation.log.lights():  # the log is read only when something is lost
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
             return -1.5, ["look-ahead: loses the light you carry"], LOSES_LIGHT, False, bool(moved)
