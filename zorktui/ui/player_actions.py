@@ -157,8 +157,7 @@ class PlayerActions(AppMixin):
             self.notify("No proposal to edit.", timeout=3)
             return
         line = self.query_one(CommandLine)
-        line.value = p.command
-        line.cursor_position = len(p.command)
+        line.put(p.command)  # exactly the proposal: no completion shown after it
         line.focus()
         self._editing = p
 

@@ -42,6 +42,12 @@ class CommandLine(Input):
         if text and not text.startswith("/"):
             self.completer.remember(text)
 
+    def put(self, text: str) -> None:
+        """Show ``text`` in the line as it is (no completion after it), the cursor at its end."""
+        self.completer.hold(text)
+        self.value = text
+        self.cursor_position = len(text)
+
     def action_history(self, step: int) -> None:
         """Walk back (-1) or forward (+1) through earlier lines."""
         if not self.history:
@@ -49,8 +55,11 @@ class CommandLine(Input):
         if self._index == len(self.history):
             self._draft = self.value
         self._index = max(0, min(len(self.history), self._index + step))
-        self.value = self.history[self._index] if self._index < len(self.history) else self._draft
-        self.cursor_position = len(self.value)
+        if self._index < len(self.history):
+            self.put(self.history[self._index])
+        else:  # back to what the person was typing: completion as before
+            self.value = self._draft
+            self.cursor_position = len(self.value)
 
     def action_complete(self) -> None:
         """Take the shown suggestion (Tab); without one, move focus on as usual."""
