@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,7 +23,6 @@ from zorktui.sweep import driver  # noqa: E402
 from zorktui.sweep.plan import Results, Story, plan_runs  # noqa: E402
 from zorktui.sweep.worker import PID_DIR_ENV  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 STORY = str(bundled_story())
 
 
@@ -41,10 +38,10 @@ def _rows(out: Path) -> dict[str, dict]:
     return {r["run"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
 
 
-def _verify(folder: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "zorktui", "replay", "--verify", str(folder)], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    assert done.returncode == 0 and "verified" in done.stdout, done.stdout + done.stderr
+def _verify(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["replay", "--verify", str(folder)]) == 0  # without --story: the header names the driver's story file
+    assert capsys.readouterr().out.startswith("verified:")
 
 
 def _sweep(out: Path, *extra: str) -> int:
@@ -62,32 +59,32 @@ def test_ctrl_c_keeps_what_finished_the_next_call_plays_the_rest_and_a_third_ski
 
     watcher = threading.Thread(target=interrupt_after_first_run, daemon=True)
     watcher.start()
-    assert _sweep(out, "--seeds", "1,2,3", "--steps", "12") == 130
+    assert _sweep(out, "--seeds", "1,2,3", "--steps", "8") == 130
     watcher.join(timeout=5)
     assert "stopped:" in capsys.readouterr().err
     kept = {name for name, row in _rows(out).items() if not row["error"]}
     assert 1 <= len(kept) < 3
 
-    assert _sweep(out, "--seeds", "1,2,3", "--steps", "12") == 0
+    assert _sweep(out, "--seeds", "1,2,3", "--steps", "8") == 0
     shown, err = capsys.readouterr()
     assert "THE KEEPER'S LIGHT" in shown and "best: median" in shown and "median score by step" in shown
     assert f"{len(kept)} of 3 runs finished already" in err and f"{3 - len(kept)} runs to play" in err
     rows = _rows(out)
     assert sorted(rows) == [f"lighthouse-explore-seed{n}" for n in (1, 2, 3)]
     for name, row in rows.items():
-        assert row["error"] is None and row["title"] == "THE KEEPER'S LIGHT" and row["steps_played"] == 12
-        assert row["md5"] == "6f08df07f7a9dcf8824d3faa866db8ad" and row["agent"] == "explore" and row["settings"] == {"steps": 12}
+        assert row["error"] is None and row["title"] == "THE KEEPER'S LIGHT" and row["steps_played"] == 8
+        assert row["md5"] == "6f08df07f7a9dcf8824d3faa866db8ad" and row["agent"] == "explore" and row["settings"] == {"steps": 8}
         assert row["max_score"] == 70 and row["best"] >= row["final"] >= 0 and row["victory"] is False and row["seconds"] > 0
         assert row["folder"] == f"runs/{name}" and row["attempts"] == 1
         folder = out / row["folder"]
         assert (folder / "session.json").is_file() and (folder / "memory").is_dir()
         header = json.loads((folder / "trajectory.jsonl").read_text().splitlines()[0])
         assert header["story"]["path"] == str(Path(STORY).resolve()) and header["seed"] == row["seed"]
-        _verify(folder)  # without --story: the header names the driver's story file
+        _verify(folder, capsys)
 
     before = (out / "results.jsonl").read_text()
     started = time.monotonic()
-    assert _sweep(out, "--seeds", "1,2,3", "--steps", "12") == 0
+    assert _sweep(out, "--seeds", "1,2,3", "--steps", "8") == 0
     assert "3 of 3 runs finished already" in capsys.readouterr().err and time.monotonic() - started < 10
     assert (out / "results.jsonl").read_text() == before
 
@@ -118,7 +115,7 @@ def test_a_killed_worker_and_a_hung_run_are_failed_retried_and_finished(tmp_path
     assert "failed lighthouse-explore-seed2 (attempt 1): timed out after 15 s" in err
     for row in _rows(out).values():
         assert row["error"] is None and row["attempts"] == 2 and row["steps_played"] == 8
-        _verify(out / row["folder"])
+        _verify(out / row["folder"], capsys)
 
 
 def test_a_run_that_crashes_twice_is_recorded_failed_and_the_others_finish(tmp_path) -> None:
