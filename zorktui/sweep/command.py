@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,11 @@ from zorktui.sweep.plan import RESULTS, Results, RunSpec, Story, plan_runs
 
 EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
 INSTALL = "zorktui sweep needs Ray: pip install 'zorktui[sweep]'"
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 run``, ``3 runs``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _say(line: str) -> None:
@@ -69,7 +75,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     console = Console(stderr=True)
     if len(todo) < len(specs):
-        _say(f"{len(specs) - len(todo)} of {len(specs)} runs finished already in {args.out / RESULTS}: skipped")
+        _say(f"{len(specs) - len(todo)} of {_count(len(specs), 'run')} finished already in {args.out / RESULTS}: skipped")
     status = EXIT_USAGE
     if todo:
         try:
@@ -79,7 +85,7 @@ def main(args: argparse.Namespace) -> int:
             _say(INSTALL)
             return EXIT_USAGE
         status = _play(driver, todo, results, args, console)
-        if status == EXIT_INTERRUPTED:
+        if status in (EXIT_INTERRUPTED, EXIT_USAGE):
             return status
     else:
         status = 0
@@ -94,12 +100,17 @@ def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argpa
     try:
         started, seconds = driver.connect(options)
     except (ConnectionError, RuntimeError, ValueError) as exc:  # no cluster at the address, a bad address
-        _say(f"cannot reach Ray at {args.address or 'this machine'}: {str(exc).splitlines()[0] if str(exc) else exc}")
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        # Ray 2.5x clusters check a token by default; a driver joining one must ask for it by name.
+        hint = ("; a cluster with token authentication needs RAY_AUTH_MODE=token and its token (~/.ray/auth_token)"
+                if args.address and os.environ.get("RAY_AUTH_MODE") is None else "")
+        _say(f"cannot reach Ray at {args.address or 'this machine'}: {why}{hint}")
         return EXIT_USAGE
     cpus = int(driver.ray.cluster_resources().get("CPU", 0))
     where = f"Ray at {args.address}" if args.address else "Ray on this machine"
-    _say(f"{where}: {cpus} CPUs, {driver.capacity(args.cpus_per_run)} runs at once"
-         + (f" (started in {seconds:.1f} s)" if started else "") + f"; {len(todo)} runs to play")
+    took = f" ({'joined' if args.address else 'started'} in {seconds:.1f} s)" if started else ""
+    _say(f"{where}: {cpus} CPUs, {_count(driver.capacity(args.cpus_per_run), 'run')} at once{took}; "
+         f"{_count(len(todo), 'run')} to play")
     stories = driver.story_bytes({s.story.md5: Path(s.story.path) for s in todo})
     begun = time.monotonic()
     try:
@@ -109,12 +120,12 @@ def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argpa
             tally = driver.sweep(todo, stories, results, options, progress.update)
     except KeyboardInterrupt:
         finished = sum(1 for r in results.rows.values() if not r.get("error"))
-        _say(f"stopped: {finished} finished runs kept in {args.out}; the same command plays the rest")
+        _say(f"stopped: {_count(finished, 'finished run')} kept in {args.out}; the same command plays the rest")
         return EXIT_INTERRUPTED
     finally:
         if started:
             driver.ray.shutdown()
-    _say(f"{tally.done} runs finished, {tally.failed} failed, in {time.monotonic() - begun:.1f} s")
+    _say(f"{_count(tally.done, 'run')} finished, {tally.failed} failed, in {time.monotonic() - begun:.1f} s")
     return EXIT_FAILED if tally.failed else 0
 
 
