@@ -94,26 +94,27 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argparse.Namespace, console: Console) -> int:
-    """Play the runs on Ray; the exit status."""
+    """Play the runs on Ray; the exit status. Ctrl+C at any point (Ray starting too) keeps what finished."""
     options = driver.ClusterOptions(address=args.address, local_cpus=args.local_cpus, cpus_per_run=args.cpus_per_run,
                                     run_timeout=args.run_timeout, pass_model_env="llm" in args.agents)
+    ours = not driver.ray.is_initialized()  # a Ray this process has already (a test's) is left running
     try:
-        started, seconds = driver.connect(options)
-    except (ConnectionError, RuntimeError, ValueError) as exc:  # no cluster at the address, a bad address
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        # Ray 2.5x clusters check a token by default; a driver joining one must ask for it by name.
-        hint = ("; a cluster with token authentication needs RAY_AUTH_MODE=token and its token (~/.ray/auth_token)"
-                if args.address and os.environ.get("RAY_AUTH_MODE") is None else "")
-        _say(f"cannot reach Ray at {args.address or 'this machine'}: {why}{hint}")
-        return EXIT_USAGE
-    cpus = int(driver.ray.cluster_resources().get("CPU", 0))
-    where = f"Ray at {args.address}" if args.address else "Ray on this machine"
-    took = f" ({'joined' if args.address else 'started'} in {seconds:.1f} s)" if started else ""
-    _say(f"{where}: {cpus} CPUs, {_count(driver.capacity(args.cpus_per_run), 'run')} at once{took}; "
-         f"{_count(len(todo), 'run')} to play")
-    stories = driver.story_bytes({s.story.md5: Path(s.story.path) for s in todo})
-    begun = time.monotonic()
-    try:
+        try:
+            _, seconds = driver.connect(options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:  # no cluster at the address, a bad address
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            # Ray 2.5x clusters check a token by default; a driver joining one must ask for it by name.
+            hint = ("; a cluster with token authentication needs RAY_AUTH_MODE=token and its token (~/.ray/auth_token)"
+                    if args.address and os.environ.get("RAY_AUTH_MODE") is None else "")
+            _say(f"cannot reach Ray at {args.address or 'this machine'}: {why}{hint}")
+            return EXIT_USAGE
+        cpus = int(driver.ray.cluster_resources().get("CPU", 0))
+        where = f"Ray at {args.address}" if args.address else "Ray on this machine"
+        took = f" ({'joined' if args.address else 'started'} in {seconds:.1f} s)" if ours else ""
+        _say(f"{where}: {cpus} CPUs, {_count(driver.capacity(args.cpus_per_run), 'run')} at once{took}; "
+             f"{_count(len(todo), 'run')} to play")
+        stories = driver.story_bytes({s.story.md5: Path(s.story.path) for s in todo})
+        begun = time.monotonic()
         from zorktui.sweep.report import SweepProgress  # deferred: rich's progress display loads only to sweep
 
         with SweepProgress(len(todo), console) as progress:
@@ -123,7 +124,7 @@ def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argpa
         _say(f"stopped: {_count(finished, 'finished run')} kept in {args.out}; the same command plays the rest")
         return EXIT_INTERRUPTED
     finally:
-        if started:
+        if ours and driver.ray.is_initialized():
             driver.ray.shutdown()
     _say(f"{_count(tally.done, 'run')} finished, {tally.failed} failed, in {time.monotonic() - begun:.1f} s")
     return EXIT_FAILED if tally.failed else 0

@@ -64,6 +64,10 @@ def connect(options: ClusterOptions) -> tuple[bool, float]:
     """Join the cluster or start Ray here; returns (whether this call started or joined it, seconds taken).
 
     A Ray already initialised in this process (a test's) is used as it is.
+
+    Raises:
+        ConnectionError: No cluster at the address, or it refused the connection.
+        RuntimeError, ValueError: Ray could not start, or the address is not one.
     """
     if ray.is_initialized():
         return False, 0.0
