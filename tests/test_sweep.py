@@ -10,6 +10,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -145,3 +147,19 @@ def test_bad_input_is_one_line_before_ray_is_asked(tmp_path, capsys) -> None:
         main(["sweep", STORY, "--agents", "explore,robot", "--out", str(tmp_path)])
     assert exited.value.code == 2 and "agents are explore, mcts and llm" in capsys.readouterr().err
     assert not (tmp_path / "results.jsonl").exists()
+
+
+def test_without_ray_the_sweep_says_how_to_install_it(tmp_path, monkeypatch, capsys) -> None:
+    import zorktui.sweep
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError, as when it is not installed
+    monkeypatch.delitem(sys.modules, "zorktui.sweep.driver")
+    monkeypatch.delattr(zorktui.sweep, "driver")
+    assert _sweep(tmp_path, "--seeds", "1", "--steps", "2") == 2
+    assert capsys.readouterr().err.strip().endswith("zorktui sweep needs Ray: pip install 'zorktui[sweep]'")
+
+
+def test_ray_loads_only_when_a_sweep_plays() -> None:
+    code = ("import sys, zorktui.cli, zorktui.sweep.command, zorktui.sweep.plan, zorktui.sweep.worker, zorktui.sweep.pack,"
+            " zorktui.sweep.report; assert 'ray' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})

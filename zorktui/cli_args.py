@@ -129,7 +129,7 @@ def _sweep_parser(sub: Any) -> None:
     """``zorktui sweep``: stories x agents x seeds, each run a Ray task."""
     sweep = sub.add_parser("sweep", help="play stories x agents x seeds as Ray tasks, here or on a cluster",
                            description="Play every (story, agent, seed) as a Ray task; each run is a session folder "
-                                       "under OUT/runs/, one row of OUT/results.jsonl (see docs/sweep.md).")
+                                       "under DIR/runs/, one row of DIR/results.jsonl (see docs/sweep.md).")
     sweep.add_argument("stories", nargs="+", metavar="STORY", help="story files")
     sweep.add_argument("--agents", type=_agent_list, default=["explore", "mcts"], metavar="A,B",
                        help="comma-separated agents: explore, mcts, llm (default explore,mcts)")
