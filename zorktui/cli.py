@@ -440,4 +440,8 @@ def _dispatch(argv: list[str]) -> int:
         return _cmd_data(args)
     if command == "mcp":
         return _cmd_mcp(args)
+    if command == "sweep":
+        from zorktui.sweep.command import main as sweep  # deferred: the sweep (and Ray behind it) only when asked for
+
+        return sweep(args)
     return _cmd_export(args)

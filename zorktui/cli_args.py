@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
-                                help="play (the default), run, mcp, memory, map, replay, export or data")
+                                help="play (the default), run, mcp, memory, map, replay, export, data or sweep")
 
     play = sub.add_parser("play", help="play a story (the default)",
                           description="Play a story in the app; line by line when not in a terminal.")
@@ -121,7 +121,49 @@ def build_parser() -> argparse.ArgumentParser:
                            help="session folders, or folders of session folders")
     summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
     summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    _sweep_parser(sub)
     return parser
+
+
+def _sweep_parser(sub: Any) -> None:
+    """``zorktui sweep``: stories x agents x seeds, each run a Ray task."""
+    sweep = sub.add_parser("sweep", help="play stories x agents x seeds as Ray tasks, here or on a cluster",
+                           description="Play every (story, agent, seed) as a Ray task; each run is a session folder "
+                                       "under DIR/runs/, one row of DIR/results.jsonl (see docs/sweep.md).")
+    sweep.add_argument("stories", nargs="+", metavar="STORY", help="story files")
+    sweep.add_argument("--agents", type=_agent_list, default=["explore", "mcts"], metavar="A,B",
+                       help="comma-separated agents: explore, mcts, llm (default explore,mcts)")
+    sweep.add_argument("--seeds", type=_seed_list, default=[1, 2, 3], metavar="1,2,3", help="comma-separated game seeds (default 1,2,3)")
+    sweep.add_argument("--steps", type=_positive_int, default=100, metavar="N", help="commands each run plays at most (default 100)")
+    _planner_arguments(sweep)
+    sweep.add_argument("--out", type=Path, required=True, metavar="DIR",
+                       help="output folder: results.jsonl and runs/ (run again with the same DIR to skip finished runs)")
+    sweep.add_argument("--address", metavar="ADDR",
+                       help="a running Ray cluster: auto (on a cluster's machine) or ray://HEAD:10001 (default: start Ray here)")
+    sweep.add_argument("--cpus-per-run", type=_positive_float, default=1.0, metavar="C", help="CPUs each run reserves (default 1)")
+    sweep.add_argument("--local-cpus", type=_positive_int, metavar="N", help="CPUs of the Ray started here (default: all)")
+    sweep.add_argument("--run-timeout", type=_positive_float, default=3600.0, metavar="S",
+                       help="seconds a run may take before it is stopped, counted failed and retried once (default 3600)")
+
+
+def _agent_list(text: str) -> list[str]:
+    """An argparse type: comma-separated agent names."""
+    agents = [a.strip() for a in text.split(",") if a.strip()]
+    unknown = [a for a in agents if a not in ("explore", "mcts", "llm")]
+    if unknown or not agents:
+        raise argparse.ArgumentTypeError(f"{text!r}: agents are explore, mcts and llm, comma-separated")
+    return list(dict.fromkeys(agents))
+
+
+def _seed_list(text: str) -> list[int]:
+    """An argparse type: comma-separated positive seeds."""
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        seeds = []
+    if not seeds or min(seeds) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: seeds are positive whole numbers, comma-separated (1,2,3)")
+    return list(dict.fromkeys(seeds))
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:
