@@ -33,7 +33,7 @@ _LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "b
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
 #: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
 #: light (however the game words it) leaves it in the dark.
-_NEVER = ("drop ", "discard ", "close ", "shut ", "lock ") + PUT_OUT
+_NEVER = ("drop ", "put down ", "discard ", "close ", "shut ", "lock ") + PUT_OUT
 
 
 def _carried_words(situation: Situation) -> set[str]:
