@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
-                                help="play (the default), run, mcp, memory, map, replay, export or data")
+                                help="play (the default), run, serve, watch, mcp, memory, map, replay, export or data")
 
     play = sub.add_parser("play", help="play a story (the default)",
                           description="Play a story in the app; line by line when not in a terminal.")
@@ -51,7 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
     play.add_argument("--participant", metavar="ID",
                       help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
+    play.add_argument("--session-root", type=Path, metavar="DIR",
+                      help="make the new session folder under DIR (default: the data dir's sessions/)")
+    # Given by zorktui serve: the app draws into a browser tab (stdin and stdout are textual-serve's pipes).
+    play.add_argument("--web", action="store_true", help=argparse.SUPPRESS)
     _planner_arguments(play)
+    _web_parsers(sub)
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL",
                          description="Play commands from a file or stdin, or let an agent play --steps commands.")
@@ -120,6 +125,34 @@ def build_parser() -> argparse.ArgumentParser:
     summarize.add_argument("--png", type=Path, metavar="FILE", help="also draw the curves as PNG (needs matplotlib)")
     summarize.add_argument("--json", action="store_true", help="print JSON instead of the table")
     return parser
+
+
+def _web_parsers(sub: Any) -> None:
+    """``serve`` (the app in browser tabs) and ``watch`` (a live view of sessions played elsewhere)."""
+    serve = sub.add_parser("serve", help="serve the app to web browsers (each tab its own session)",
+                           description="Serve the full app to web browsers with textual-serve: each tab plays its own "
+                                       "session; --watch serves a read-only live view of sessions instead (docs/web.md).")
+    serve.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--mode", choices=[m.value for m in Mode], help="who plays in each tab (default: coplay)")
+    serve.add_argument("--agent", choices=["llm", "explore", "mcts"],
+                       help="who proposes (default: llm when OPENAI_API_KEY or --model is given, else explore)")
+    serve.add_argument("--theme", help="colour theme of the app in each tab")
+    _model_arguments(serve)
+    serve.add_argument("--baseline", action="store_true",
+                       help="human-baseline study: each tab asks a pseudonym, shows the consent screen, plays alone")
+    serve.add_argument("--session-root", type=Path, metavar="DIR",
+                       help="make each tab's session folder under DIR (default: the data dir's sessions/)")
+    serve.add_argument("--watch", type=Path, nargs="+", metavar="SESSION_DIR",
+                       help="serve a read-only live view of these session folders instead of the game")
+    watch = sub.add_parser("watch", help="a live, read-only view of sessions being played elsewhere",
+                           description="Follow session folders as they are played (transcript, room, agent, map); "
+                                       "with several, choose one first.")
+    watch.add_argument("session_dirs", type=Path, nargs="+", metavar="SESSION_DIR", help="session folders")
+    watch.add_argument("--theme", help="colour theme")
+    watch.add_argument("--web", action="store_true", help=argparse.SUPPRESS)
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,78 @@
+"""Two apps in one browser tab: a short question (a pseudonym, a session to watch), then the main app.
+
+textual-serve reads one ``__GANGLION__`` line when a tab's process starts and
+closes the tab when the app sends its ``exit`` packet. Textual's web driver
+does both for every app it runs, so a second app in the same process would
+find the tab closed. :class:`FirstWebDriver` leaves the tab open when the
+question app ends; :class:`NextWebDriver` does not announce itself again.
+In a terminal neither is used: the two apps simply run one after the other.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from textual.app import App
+from textual.drivers.web_driver import WebDriver
+
+#: The environment variable through which textual-serve names its driver to the tab's process.
+DRIVER_ENV = "TEXTUAL_DRIVER"
+_PRELUDE = b"__GANGLION__\n"
+
+
+def under_web_driver() -> bool:
+    """Whether this process draws into a browser tab (textual-serve set Textual's web driver)."""
+    return "web_driver" in os.environ.get(DRIVER_ENV, "") or "NextWebDriver" in os.environ.get(DRIVER_ENV, "")
+
+
+class FirstWebDriver(WebDriver):
+    """The web driver of a question app that another app follows in the same tab."""
+
+    def stop_application_mode(self) -> None:
+        """Stop reading input, but keep the tab: no ``exit`` packet."""
+        self.exit_event.set()
+        self._input_reader.close()
+        # The next app reads stdin itself: this reader must be gone first (it waits at most 0.1 s).
+        if self._key_thread.is_alive():
+            self._key_thread.join(1.0)
+
+
+class NextWebDriver(WebDriver):
+    """The web driver of the app that follows a question app: the tab was announced already."""
+
+    def start_application_mode(self) -> None:
+        """Start as the web driver does, without the prelude line textual-serve has read."""
+        write = self._write
+
+        def without_prelude(data: bytes) -> Any:
+            return None if data == _PRELUDE else write(data)
+
+        self._write = without_prelude
+        try:
+            super().start_application_mode()
+        finally:
+            self._write = write
+
+
+def run_first(app: App[Any]) -> Any:
+    """Run a question app; under the web driver, keep the tab open for the app that follows.
+
+    Returns:
+        What the app returned.
+    """
+    if not under_web_driver():
+        return app.run()
+    app.driver_class = FirstWebDriver
+    try:
+        return app.run()
+    finally:
+        # Apps made from now on (the main one) continue in the tab rather than announcing a new one.
+        os.environ[DRIVER_ENV] = f"{NextWebDriver.__module__}:{NextWebDriver.__name__}"
+
+
+def close_tab() -> None:
+    """Under the web driver, end the tab after a question app that no app follows (the person quit)."""
+    if under_web_driver():
+        payload = b'{"type": "exit"}'
+        os.write(1, b"M" + len(payload).to_bytes(4, "big") + payload)
