@@ -38,6 +38,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.session is not None and args.session_root is not None:
         fail("give --session DIR or --session-root DIR, not both")
     baseline = None
+    asked = False
     if args.participant and not args.baseline:
         fail("--participant is for --baseline")
     if args.baseline:
@@ -53,7 +54,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not screen:
             fail("--baseline needs a terminal (the participant answers a consent screen)")
         if args.participant is None:
-            args.participant = _ask_pseudonym(args.theme)
+            args.participant, asked = _ask_pseudonym(args.theme), True
             if args.participant is None:
                 return 0
         baseline = load_rules(args.participant)
@@ -84,7 +85,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
 
         built = building.result()  # re-raises the SystemExit of a bad story or session folder
-    create_app(built, theme=args.theme).run()
+    app = create_app(built, theme=args.theme)
+    if asked:
+        from zorktui.ui.web.drivers import follows
+
+        follows(app)  # in a browser tab, the app continues the tab the question opened
+    app.run()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0
 

@@ -96,7 +96,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if not web and not (sys.stdin.isatty() and sys.stdout.isatty()):
         fail("zorktui watch needs a terminal (zorktui serve --watch shows it in a browser)")
     folders = _session_folders(args.session_dirs)
-    from zorktui.ui.web.drivers import close_tab, run_first  # the composition root reaches the UI only here
+    from zorktui.ui.web.drivers import close_tab, follows, run_first  # the composition root reaches the UI only here
     from zorktui.ui.web.live import LiveApp
 
     chosen = 0
@@ -112,7 +112,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         app = LiveApp(folders[chosen], theme=args.theme)
     except ZorkTuiError as exc:
         fail(str(exc))
-    app.run()
+    follows(app).run()
     return 0
 
 

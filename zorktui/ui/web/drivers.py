@@ -23,7 +23,7 @@ _PRELUDE = b"__GANGLION__\n"
 
 def under_web_driver() -> bool:
     """Whether this process draws into a browser tab (textual-serve set Textual's web driver)."""
-    return "web_driver" in os.environ.get(DRIVER_ENV, "") or "NextWebDriver" in os.environ.get(DRIVER_ENV, "")
+    return "WebDriver" in os.environ.get(DRIVER_ENV, "")
 
 
 class FirstWebDriver(WebDriver):
@@ -55,20 +55,29 @@ class NextWebDriver(WebDriver):
             self._write = write
 
 
+#: Whether a question app has run in this tab (the next app must not announce the tab again).
+_asked = False
+
+
 def run_first(app: App[Any]) -> Any:
     """Run a question app; under the web driver, keep the tab open for the app that follows.
 
     Returns:
         What the app returned.
     """
-    if not under_web_driver():
-        return app.run()
-    app.driver_class = FirstWebDriver
-    try:
-        return app.run()
-    finally:
-        # Apps made from now on (the main one) continue in the tab rather than announcing a new one.
-        os.environ[DRIVER_ENV] = f"{NextWebDriver.__module__}:{NextWebDriver.__name__}"
+    global _asked
+    if under_web_driver():
+        app.driver_class = FirstWebDriver
+        _asked = True
+    return app.run()
+
+
+def follows(app: App[Any]) -> App[Any]:
+    """The app, set to continue the tab when a question app ran before it (else unchanged)."""
+    if _asked:
+        # Textual read its driver's name from the environment once, at import: name this one directly.
+        app.driver_class = NextWebDriver
+    return app
 
 
 def close_tab() -> None:

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -84,7 +84,8 @@ class LiveApp(ReplayApp):
         yield Input(placeholder="jump to turn (a number, Enter; Escape cancels)", id="jump", type="integer")
         yield Footer(compact=True)
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # the replay viewer's own start (its Turn panel, frame 0) is not this one's
         self.query_one("#room-box").border_title = "Room"
         agent = self.header.get("agent")
         name = agent.get("name") if isinstance(agent, dict) else agent
@@ -176,7 +177,10 @@ class LiveApp(ReplayApp):
                 self.call_from_thread(lambda: self.query_one(MapView).show("(no map: the memory could not be built)"))
 
     def on_unmount(self) -> None:
-        super().on_unmount()
+        with self._reading:
+            if self.memory is not None:
+                self.memory.close()
+                self.memory = None
         shutil.rmtree(self._replica, ignore_errors=True)
 
 
