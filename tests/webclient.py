@@ -41,13 +41,18 @@ def start_server(*args: str, port: int, env: dict[str, str] | None = None) -> su
     import os
     import urllib.request
 
+    import tempfile
+
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    # A file, not a pipe: nobody reads a pipe while the test plays, and a full one would stop the server.
+    said = tempfile.TemporaryFile("w+")
     server = subprocess.Popen([sys.executable, "-m", "zorktui", "serve", *args, "--port", str(port)], cwd=ROOT,
-                              env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              env=environment, stdout=said, stderr=said, text=True)
+    server.said = said  # type: ignore[attr-defined]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"serve ended: {server.stderr.read() if server.stderr else ''}")
+            raise RuntimeError(f"serve ended: {stop_server(server)}")
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).read()
             return server
@@ -58,7 +63,7 @@ def start_server(*args: str, port: int, env: dict[str, str] | None = None) -> su
 
 
 def stop_server(server: subprocess.Popen[str]) -> str:
-    """Stop the server (as ctrl+c would) and return what it said on stderr."""
+    """Stop the server (as ctrl+c would) and return what it said (stderr and stdout)."""
     import signal
 
     if server.poll() is None:
@@ -68,7 +73,11 @@ def stop_server(server: subprocess.Popen[str]) -> str:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-    return server.stderr.read() if server.stderr else ""
+    said = server.said  # type: ignore[attr-defined]
+    said.seek(0)
+    text = said.read()
+    said.close()
+    return text
 
 
 class Screen:

@@ -53,8 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
     play.add_argument("--session-root", type=Path, metavar="DIR",
                       help="make the new session folder under DIR (default: the data dir's sessions/)")
-    # Given by zorktui serve: the app draws into a browser tab (stdin and stdout are textual-serve's pipes).
-    play.add_argument("--web", action="store_true", help=argparse.SUPPRESS)
+    # Given by zorktui serve: stdin and stdout are textual-serve's pipes, not a terminal, yet the app runs.
+    play.add_argument("--web", action="store_true",
+                      help="draw the app into a browser tab (zorktui serve gives this to each tab's process)")
     _planner_arguments(play)
     _web_parsers(sub)
 
@@ -152,7 +153,8 @@ def _web_parsers(sub: Any) -> None:
                                        "with several, choose one first.")
     watch.add_argument("session_dirs", type=Path, nargs="+", metavar="SESSION_DIR", help="session folders")
     watch.add_argument("--theme", help="colour theme")
-    watch.add_argument("--web", action="store_true", help=argparse.SUPPRESS)
+    watch.add_argument("--web", action="store_true",
+                       help="draw into a browser tab (zorktui serve --watch gives this to each tab's process)")
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:

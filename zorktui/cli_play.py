@@ -100,10 +100,11 @@ def _ask_pseudonym(theme: str | None) -> str | None:
     from zorktui.ui.web.drivers import close_tab, run_first
     from zorktui.ui.web.questions import PseudonymApp
 
-    participant = run_first(PseudonymApp(theme=theme))
-    if participant is None:
+    app = PseudonymApp(theme=theme)
+    run_first(app)
+    if app.answer is None:
         close_tab()
-    return participant
+    return app.answer
 
 
 def _line_mode(args: argparse.Namespace) -> int:

@@ -103,11 +103,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if len(folders) > 1:
         from zorktui.ui.web.questions import ChooserApp
 
-        picked = run_first(ChooserApp(folders, theme=args.theme))
-        if picked is None:
+        chooser = ChooserApp(folders, theme=args.theme)
+        run_first(chooser)
+        if chooser.answer is None:
             close_tab()
             return 0
-        chosen = picked
+        chosen = chooser.answer
     try:
         app = LiveApp(folders[chosen], theme=args.theme)
     except ZorkTuiError as exc:

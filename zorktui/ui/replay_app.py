@@ -186,6 +186,10 @@ class ReplayApp(ZorkTuiAppBase):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.start()
+
+    def start(self) -> None:
+        """Fill the panels and show the opening (once the widgets are mounted)."""
         self.query_one("#turn-box").border_title = "Turn"
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=6)

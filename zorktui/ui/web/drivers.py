@@ -48,7 +48,7 @@ class NextWebDriver(WebDriver):
         def without_prelude(data: bytes) -> Any:
             return None if data == _PRELUDE else write(data)
 
-        self._write = without_prelude
+        self._write = without_prelude  # type: ignore[assignment]  # a function for a partial, the same call
         try:
             super().start_application_mode()
         finally:
@@ -59,17 +59,13 @@ class NextWebDriver(WebDriver):
 _asked = False
 
 
-def run_first(app: App[Any]) -> Any:
-    """Run a question app; under the web driver, keep the tab open for the app that follows.
-
-    Returns:
-        What the app returned.
-    """
+def run_first(app: App[Any]) -> None:
+    """Run a question app; under the web driver, keep the tab open for the app that follows."""
     global _asked
     if under_web_driver():
         app.driver_class = FirstWebDriver
         _asked = True
-    return app.run()
+    app.run()
 
 
 def follows(app: App[Any]) -> App[Any]:

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -84,8 +84,8 @@ class LiveApp(ReplayApp):
         yield Input(placeholder="jump to turn (a number, Enter; Escape cancels)", id="jump", type="integer")
         yield Footer(compact=True)
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # the replay viewer's own start (its Turn panel, frame 0) is not this one's
+    def start(self) -> None:
+        """Show the newest frame and start looking for more."""
         self.query_one("#room-box").border_title = "Room"
         agent = self.header.get("agent")
         name = agent.get("name") if isinstance(agent, dict) else agent

@@ -22,7 +22,7 @@ Screen { align: center middle; }
 
 
 class PseudonymApp(ZorkTuiAppBase):
-    """Asks a study's participant for a pseudonym; returns it (None: the person quit).
+    """Asks a study's participant for a pseudonym; :attr:`answer` holds it (None: the person quit).
 
     Args:
         theme: Theme name (else the config file's, else the default).
@@ -34,6 +34,7 @@ class PseudonymApp(ZorkTuiAppBase):
 
     def __init__(self, theme: str | None = None) -> None:
         super().__init__(load_config(), theme=theme)
+        self.answer: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask") as box:
@@ -46,13 +47,15 @@ class PseudonymApp(ZorkTuiAppBase):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:
-            self.exit(check_participant(event.value.strip()))
+            self.answer = check_participant(event.value.strip())
         except BaselineError as exc:
             self.query_one("#why", Static).update(str(exc))
+            return
+        self.exit()
 
 
 class ChooserApp(ZorkTuiAppBase):
-    """Asks which of several session folders to watch; returns its index (None: the person quit).
+    """Asks which of several session folders to watch; :attr:`answer` holds its index (None: the person quit).
 
     Args:
         folders: The session folders.
@@ -66,6 +69,7 @@ class ChooserApp(ZorkTuiAppBase):
     def __init__(self, folders: list[Path], theme: str | None = None) -> None:
         super().__init__(load_config(), theme=theme)
         self.folders = folders
+        self.answer: int | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ask") as box:
@@ -75,4 +79,5 @@ class ChooserApp(ZorkTuiAppBase):
         yield Footer(compact=True)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.exit(int(event.option.id or 0))
+        self.answer = int(event.option.id or 0)
+        self.exit()
