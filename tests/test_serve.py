@@ -65,6 +65,27 @@ def test_each_tab_plays_the_full_app_in_its_own_session(tmp_path: Path) -> None:
     assert sorted(commands) == [[None], [None, "north"]]
 
 
+def test_a_tab_ends_when_the_server_is_killed(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    port, root = free_port(), tmp_path / "web"
+    server = start_server("--mode", "human", "--session-root", str(root), port=port, env=_env(tmp_path))
+    try:
+        async def open_and_kill(screen: Screen) -> None:
+            await screen.until("Landing Stage")
+            server.send_signal(signal.SIGKILL)  # no goodbye to the tab: its stdin just closes
+
+        asyncio.run(_tab(port, open_and_kill))
+    finally:
+        stop_server(server)
+    tabs = lambda: subprocess.run(["pgrep", "-f", f"session-root {root}"], capture_output=True, text=True).stdout.split()  # noqa: E731
+    deadline = time.monotonic() + 20
+    while tabs() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not tabs()
+
+
 def test_another_story_and_mode(tmp_path: Path) -> None:
     port, root = free_port(), tmp_path / "web"
     server = start_server(str(ZIL), "--mode", "human", "--session-root", str(root), port=port, env=_env(tmp_path))

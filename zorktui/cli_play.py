@@ -38,7 +38,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.session is not None and args.session_root is not None:
         fail("give --session DIR or --session-root DIR, not both")
     baseline = None
-    asked = False
     if args.participant and not args.baseline:
         fail("--participant is for --baseline")
     if args.baseline:
@@ -54,7 +53,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not screen:
             fail("--baseline needs a terminal (the participant answers a consent screen)")
         if args.participant is None:
-            args.participant, asked = _ask_pseudonym(args.theme), True
+            args.participant = _ask_pseudonym(args.theme)
             if args.participant is None:
                 return 0
         baseline = load_rules(args.participant)
@@ -86,10 +85,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
         built = building.result()  # re-raises the SystemExit of a bad story or session folder
     app = create_app(built, theme=args.theme)
-    if asked:
+    if web:
         from zorktui.ui.web.drivers import follows
 
-        follows(app)  # in a browser tab, the app continues the tab the question opened
+        follows(app)  # the tab's driver (continuing the tab a question opened, if one did)
     app.run()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0

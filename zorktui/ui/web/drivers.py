@@ -11,8 +11,10 @@ In a terminal neither is used: the two apps simply run one after the other.
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
+from textual import messages
 from textual.app import App
 from textual.drivers.web_driver import WebDriver
 
@@ -26,7 +28,30 @@ def under_web_driver() -> bool:
     return "WebDriver" in os.environ.get(DRIVER_ENV, "")
 
 
-class FirstWebDriver(WebDriver):
+#: Seconds a tab's process has to close its session once textual-serve has gone, before it ends anyway.
+ORPHAN_GRACE = 15.0
+
+
+class TabWebDriver(WebDriver):
+    """Textual's web driver, which also ends the app when textual-serve goes away.
+
+    Textual's own driver stops reading when its stdin closes (the server was
+    killed) but leaves the app running with nobody to see it. This one asks
+    the app to quit, as closing the tab does, and ends the process if closing
+    the session takes longer than :data:`ORPHAN_GRACE` (every turn is on disk by then).
+    """
+
+    def run_input_thread(self) -> None:
+        """Read input as the web driver does; at end of input without a quit, quit."""
+        super().run_input_thread()
+        if not self.exit_event.is_set():
+            self._app.post_message(messages.ExitApp())
+            deadline = threading.Timer(ORPHAN_GRACE, os._exit, args=(0,))
+            deadline.daemon = True  # a process that closes in time ends without waiting for it
+            deadline.start()
+
+
+class FirstWebDriver(TabWebDriver):
     """The web driver of a question app that another app follows in the same tab."""
 
     def stop_application_mode(self) -> None:
@@ -38,7 +63,7 @@ class FirstWebDriver(WebDriver):
             self._key_thread.join(1.0)
 
 
-class NextWebDriver(WebDriver):
+class NextWebDriver(TabWebDriver):
     """The web driver of the app that follows a question app: the tab was announced already."""
 
     def start_application_mode(self) -> None:
@@ -69,10 +94,12 @@ def run_first(app: App[Any]) -> None:
 
 
 def follows(app: App[Any]) -> App[Any]:
-    """The app, set to continue the tab when a question app ran before it (else unchanged)."""
+    """The app, set to draw into the browser tab (continuing it when a question app ran before it)."""
+    # Textual read its driver's name from the environment once, at import: name this one directly.
     if _asked:
-        # Textual read its driver's name from the environment once, at import: name this one directly.
         app.driver_class = NextWebDriver
+    elif under_web_driver():
+        app.driver_class = TabWebDriver
     return app
 
 
