@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-
 import sys
 from pathlib import Path
 
@@ -115,6 +114,3 @@ def cmd_watch(args: argparse.Namespace) -> int:
         fail(str(exc))
     follows(app).run()
     return 0
-
-
-
