@@ -186,8 +186,8 @@ def zorktui(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--baseline"], "go together"),
-    (["--participant", "P-1"], "go together"),
+    (["--baseline"], "needs a terminal"),  # in a terminal (or a browser tab) the app asks the pseudonym
+    (["--participant", "P-1"], "is for --baseline"),
     (["--baseline", "--participant", "Jane Doe"], "pseudonym"),
     (["--baseline", "--participant", "P-1", "--agent", "explore"], "alone"),
     (["--baseline", "--participant", "P-1"], "needs a terminal"),

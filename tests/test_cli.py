@@ -235,7 +235,7 @@ def test_help_of_each_subcommand_shows_every_flag() -> None:
     for where, action in _actions(build_parser()):
         if action.option_strings and where != "zorktui":
             subcommands.setdefault(where, []).append(action)
-    assert len(subcommands) == 10  # play, run, mcp, memory, map, replay, export, data, data summarize, sweep
+    assert len(subcommands) == 12  # play, run, serve, watch, mcp, memory, map, replay, export, data, data summarize, sweep
     for where, actions in subcommands.items():
         shown = " ".join(zorktui(*where.split()[1:], "--help").stdout.split())
         for action in actions:

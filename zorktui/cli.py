@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any, Sequence, TYPE_CHECKING
 
 from zorktui.cli_args import (
-    _agent_options,
-    _check_agent_flags,
     _check_as_of,
     _check_resume_seed,
     _check_run,
@@ -233,81 +231,6 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    """``zorktui play``: the Textual app; line by line when stdin or stdout is not a terminal."""
-    # deferred: a subcommand imports only what it runs (a fast --help); os and time are loaded already
-    import os
-    import time
-
-    from zorktui.locations import sessions_dir
-
-    baseline = None
-    if args.baseline or args.participant:
-        # deferred: only a baseline study reads its rules
-        from zorktui.session.baseline import BaselineError, load_rules, participant_folder
-
-        if not (args.baseline and args.participant):
-            fail("--baseline and --participant ID go together")
-        if args.agent or args.mode not in (None, "human") or _agent_options(args) or args.mcp_port is not None:
-            fail("--baseline is played by the person alone: no --agent, --mode, --model, --base-url, --sims, "
-                 "--time-per-move or --mcp-port")
-        try:
-            baseline = load_rules(args.participant)
-        except BaselineError as exc:
-            fail(str(exc))
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            fail("--baseline needs a terminal (the participant answers a consent screen)")
-        if args.session is None:
-            args.session = participant_folder(args.participant)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        # Piped or redirected: no screen to draw on, so play the lines given, as ``run`` does.
-        if args.agent:
-            fail(f"--agent {args.agent} needs a terminal; use zorktui run --agent {args.agent} --steps N")
-        app_only = [flag for flag, given in (("--mode " + str(args.mode), args.mode not in (None, "human")),
-                                             ("--theme", args.theme), ("--mcp-port", args.mcp_port is not None), ("--model", args.model),
-                                             ("--base-url", args.base_url), ("--sims", args.sims is not None),
-                                             ("--time-per-move", args.time_per_move is not None)) if given]
-        if app_only:
-            fail(f"{app_only[0]} is for the app, and this is not a terminal: play reads commands line by line "
-                 "(zorktui run --agent ... --steps N lets an agent play)")
-        args.commands = args.jsonl = args.steps = None
-        args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
-        return _cmd_run(args)
-    # Without --agent: the model when one is asked for or configured, else the offline explorer (with
-    # --mcp-port the outside agent is the one that proposes, unless --agent asks for the app's own too).
-    if baseline is None and args.agent is None and args.mcp_port is None:
-        args.agent = "llm" if args.model or args.base_url or os.environ.get("OPENAI_API_KEY") else "explore"
-    _check_agent_flags(args)
-    _check_resume_seed(args)
-    agent = args.agent
-    if args.session is None:
-        args.session = sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
-    options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), agent)
-    options.baseline = baseline
-    # The story loads on a thread while Textual is imported here: its interpreter and the memory's
-    # database run in C and let go of Python's lock, so the two overlap (the imports, Python on both
-    # sides, do not: see docs/ui.md, "Measured").
-    from concurrent.futures import ThreadPoolExecutor
-
-    import zorktui.session.factory  # noqa: F401 - imported here first, so the two threads import nothing in common
-
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-load") as loader:
-        building = loader.submit(_build, options, True)
-        from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
-
-        built = building.result()  # re-raises the SystemExit of a bad story or session folder
-    live = None
-    if args.mcp_port is not None:
-        from zorktui.mcp_server.live import serve_app  # deferred: the MCP SDK and uvicorn only when asked for
-
-        live = serve_app(built.session, args.mcp_port, fail)
-    create_app(built, theme=args.theme, mcp=(live.url, live.token) if live else None).run()
-    if live is not None:
-        live.stop()
-    print(f"zorktui: session saved in {args.session}", file=sys.stderr)
-    return 0
-
-
 def _cmd_mcp(args: argparse.Namespace) -> int:
     """``zorktui mcp``: the session's tools to an outside agent over MCP (stdio, or HTTP with --http)."""
     import time
@@ -429,7 +352,13 @@ def _dispatch(argv: list[str]) -> int:
     if command == "play":
         if args.command is None:
             args = parser.parse_args(["play"])
-        return _cmd_play(args)
+        from zorktui.cli_play import cmd_play  # deferred: the play command's module loads when it runs
+
+        return cmd_play(args)
+    if command in ("serve", "watch"):
+        from zorktui.cli_web import cmd_serve, cmd_watch  # deferred: the web commands load when they run
+
+        return cmd_serve(args) if command == "serve" else cmd_watch(args)
     if command == "run":
         return _cmd_run(args)
     if command in ("memory", "map"):

@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
-                                help="play (the default), run, mcp, memory, map, replay, export, data or sweep")
+                                help="play (the default), run, serve, watch, mcp, memory, map, replay, export, data or sweep")
 
     play = sub.add_parser("play", help="play a story (the default)",
                           description="Play a story in the app; line by line when not in a terminal.")
@@ -53,7 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --baseline: the participant's pseudonym (e.g. P-017), stored as given")
     play.add_argument("--mcp-port", type=_port, metavar="N",
                       help="serve this session to an outside agent over MCP at http://127.0.0.1:N/mcp (a token is printed)")
+    play.add_argument("--session-root", type=Path, metavar="DIR",
+                      help="make the new session folder under DIR (default: the data dir's sessions/)")
+    # Given by zorktui serve: stdin and stdout are textual-serve's pipes, not a terminal, yet the app runs.
+    play.add_argument("--web", action="store_true",
+                      help="draw the app into a browser tab (zorktui serve gives this to each tab's process)")
     _planner_arguments(play)
+    _web_parsers(sub)
 
     run = sub.add_parser("run", help="play commands headless, print a transcript or write JSONL",
                          description="Play commands from a file or stdin, or let an agent play --steps commands.")
@@ -164,6 +170,33 @@ def _seed_list(text: str) -> list[int]:
     if not seeds or min(seeds) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: seeds are positive whole numbers, comma-separated (1,2,3)")
     return list(dict.fromkeys(seeds))
+def _web_parsers(sub: Any) -> None:
+    """``serve`` (the app in browser tabs) and ``watch`` (a live view of sessions played elsewhere)."""
+    serve = sub.add_parser("serve", help="serve the app to web browsers (each tab its own session)",
+                           description="Serve the full app to web browsers with textual-serve: each tab plays its own "
+                                       "session; --watch serves a read-only live view of sessions instead (docs/web.md).")
+    serve.add_argument("story", nargs="?", help="story file (default: the bundled game)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--mode", choices=[m.value for m in Mode], help="who plays in each tab (default: coplay)")
+    serve.add_argument("--agent", choices=["llm", "explore", "mcts"],
+                       help="who proposes (default: llm when OPENAI_API_KEY or --model is given, else explore)")
+    serve.add_argument("--theme", help="colour theme of the app in each tab")
+    _model_arguments(serve)
+    serve.add_argument("--baseline", action="store_true",
+                       help="human-baseline study: each tab asks a pseudonym, shows the consent screen, plays alone")
+    serve.add_argument("--session-root", type=Path, metavar="DIR",
+                       help="make each tab's session folder under DIR (default: the data dir's sessions/)")
+    serve.add_argument("--watch", type=Path, nargs="+", metavar="SESSION_DIR",
+                       help="serve a read-only live view of these session folders instead of the game")
+    watch = sub.add_parser("watch", help="a live, read-only view of sessions being played elsewhere",
+                           description="Follow session folders as they are played (transcript, room, agent, map); "
+                                       "with several, choose one first.")
+    watch.add_argument("session_dirs", type=Path, nargs="+", metavar="SESSION_DIR", help="session folders")
+    watch.add_argument("--theme", help="colour theme")
+    watch.add_argument("--web", action="store_true",
+                       help="draw into a browser tab (zorktui serve --watch gives this to each tab's process)")
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:

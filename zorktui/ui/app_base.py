@@ -25,8 +25,8 @@ class ZorkTuiAppBase(App[None]):
     ``BINDINGS`` (Textual merges them with these).
     """
 
-    #: The frame both apps share (#main, #left, #side).
-    LAYOUT_CSS = "layout.tcss"
+    #: The frame both apps share (#main, #left, #side); a full path, as apps defined in other folders use it too.
+    LAYOUT_CSS = str(Path(__file__).with_name("layout.tcss"))
     CSS_PATH: ClassVar[CSSPathType | None] = [LAYOUT_CSS]
     # Textual's own App already binds ctrl+q, so this keeps the Footer's order while showing it.
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.text import Text
 from textual import work
@@ -63,8 +63,11 @@ def critic_words(critic: dict[str, Any]) -> str:
 
 def describe(frame: Frame) -> Text:
     """The Turn panel: what happened in a frame and the state after it (all text literal)."""
-    r, s = frame.record, frame.state
-    out = Text()
+    return room_text(frame) + agent_text(frame)
+
+
+def _liner(out: Text) -> Callable[[str, Any], None]:
+    """A writer of "Label: value" lines into ``out`` (lists joined; nothing for an empty value)."""
 
     def line(label: str, value: Any) -> None:
         if value in (None, "", [], {}):
@@ -74,6 +77,14 @@ def describe(frame: Frame) -> Text:
                               if isinstance(value, list) else str(value)))
         out.append("\n")
 
+    return line
+
+
+def room_text(frame: Frame) -> Text:
+    """What happened in a frame and the state after it: place, score, inventory, what is here."""
+    r, s = frame.record, frame.state
+    out = Text()
+    line = _liner(out)
     out.append(clean_text(frame.summary()) + "\n", style="bold")
     line("Time", r.get("time"))
     if r.get("think_ms") is not None:
@@ -84,6 +95,16 @@ def describe(frame: Frame) -> Text:
     line("Carrying", s.get("inventory"))
     line("Here", objects_here([ObjectRef(int(v.get("id", 0)), str(v.get("name", "?")), int(v.get("parent", 0)),
                                          str(v.get("relation", ""))) for v in s.get("visible") or [] if isinstance(v, dict)]))
+    if frame.kind == "consent":
+        line("Text", r.get("text"))
+    return out
+
+
+def agent_text(frame: Frame) -> Text:
+    """The agent's proposal in a frame, its critic and reflection (empty when no agent proposed)."""
+    r = frame.record
+    out = Text()
+    line = _liner(out)
     proposal = r.get("proposal")
     if isinstance(proposal, dict):
         out.append("\nAgent's proposal\n", style="bold underline")
@@ -101,8 +122,6 @@ def describe(frame: Frame) -> Text:
         line("Reflection", proposal.get("reflection"))
         line("Objective", proposal.get("objective"))
         line("Notes", proposal.get("notes"))
-    if frame.kind == "consent":
-        line("Text", r.get("text"))
     return out
 
 
@@ -167,6 +186,10 @@ class ReplayApp(ZorkTuiAppBase):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.start()
+
+    def start(self) -> None:
+        """Fill the panels and show the opening (once the widgets are mounted)."""
         self.query_one("#turn-box").border_title = "Turn"
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=6)
@@ -194,12 +217,16 @@ class ReplayApp(ZorkTuiAppBase):
                 self._write(transcript, frame)
         self.index = index
         frame = self.frames[index]
-        self.query_one("#turn", Static).update(describe(frame))
+        self.show_frame(frame)
         self._status()
         if self.memory is not None:
             self.read_map(index, frame.turn)
         if index == len(self.frames) - 1 and self.playing:
             self._set_playing(False)
+
+    def show_frame(self, frame: Frame) -> None:
+        """Fill the side panels for a frame (the transcript is written by :meth:`go_to`)."""
+        self.query_one("#turn", Static).update(describe(frame))
 
     def _write(self, transcript: Transcript, frame: Frame) -> None:
         r = frame.record
@@ -215,12 +242,16 @@ class ReplayApp(ZorkTuiAppBase):
         s = frame.state
         story = self.header.get("story") or {}
         location = s.get("location") or {}
-        state = ("▶ playing" if self.playing else "❚❚ paused") + f" {SPEEDS[self.speed]:g}s"
+        state = self.state_label()
         self.query_one(StatusBar).update_status(
             title=str(story.get("title") or Path(str(story.get("path", "?"))).stem),
             location=location.get("name", "") if isinstance(location, dict) else str(location),
             score=s.get("score"), max_score=story.get("max_score"), moves=s.get("moves"), turn=frame.turn,
             mode="replay", agent=f"frame {self.index + 1}/{len(self.frames)}", autopilot=state)
+
+    def state_label(self) -> str:
+        """The status bar's word for what the viewer is doing."""
+        return ("▶ playing" if self.playing else "❚❚ paused") + f" {SPEEDS[self.speed]:g}s"
 
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:

@@ -1,0 +1,136 @@
+"""Screenshot of ``zorktui serve`` in headless Chromium (docs/img/serve.png, docs/img/watch.png).
+
+Starts ``python -m zorktui serve`` on a free port with the given arguments
+(session folders under a temporary directory unless ``--watch``), points
+Debian's ``chromium --headless`` at it, and stops the server.
+
+Usage::
+
+    python scripts/screenshot_serve.py docs/img/serve.png
+    python scripts/screenshot_serve.py docs/img/watch.png --watch SESSION_DIR
+
+The capture waits for the app's first frame, then ``--wait`` seconds more (default
+4) for the panels to fill; raise it when the picture is half-drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def _capture(browser: str, url: str, out: Path, size: str, wait: float) -> None:
+    """Open the page in headless Chromium, wait for the app's first frame and ``wait`` seconds more, save what it shows.
+
+    Chromium's own ``--screenshot`` captures at the page's load event, before the app's first frame
+    arrives over the websocket: this drives it over the DevTools protocol instead (aiohttp comes
+    with textual-serve).
+    """
+    import aiohttp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    width, height = size.split(",")
+    # The page waits for its web font from Google before it connects: fail those names at once offline.
+    chrome = subprocess.Popen([browser, "--headless", "--no-sandbox", "--hide-scrollbars", f"--window-size={width},{height}",
+                               "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND",
+                               f"--remote-debugging-port={port}", "--user-data-dir=" + tempfile.mkdtemp(prefix="zorktui-chrome-"),
+                               "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(300):
+                try:
+                    async with http.get(f"http://127.0.0.1:{port}/json") as response:
+                        pages = [p for p in await response.json() if p.get("type") == "page"]
+                    if pages:
+                        break
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.1)
+            async with http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                ids = iter(range(1, 1000))
+
+                async def call(method: str, **params: object) -> dict:
+                    n = next(ids)
+                    await ws.send_json({"id": n, "method": method, "params": params})
+                    async for message in ws:
+                        reply = message.json()
+                        if reply.get("id") == n:
+                            return reply.get("result", {})
+                    raise RuntimeError("chromium went away")
+
+                await call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
+                           deviceScaleFactor=1, mobile=False)
+                await call("Page.navigate", url=url)
+                # The page marks its body "-first-byte" when the app's first frame arrives; then let it settle.
+                for _ in range(600):
+                    state = await call("Runtime.evaluate", expression="document.body.className")
+                    if "-first-byte" in str(state.get("result", {}).get("value", "")):
+                        break
+                    await asyncio.sleep(0.1)
+                else:
+                    raise RuntimeError("the app drew nothing in 60 s")
+                await asyncio.sleep(wait)
+                shot = await call("Page.captureScreenshot", format="png")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(base64.b64decode(shot["data"]))
+    finally:
+        chrome.terminate()
+        chrome.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path, help="the PNG to write")
+    parser.add_argument("--wait", type=float, default=4.0, help="seconds from the app's first frame to the capture")
+    parser.add_argument("--size", default="1400,900", help="window size W,H in pixels")
+    args, serve_args = parser.parse_known_args()
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        sys.exit("screenshot_serve: no chromium on PATH (Debian: apt-get install chromium)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with tempfile.TemporaryDirectory(prefix="zorktui-shot-") as tmp:
+        if "--watch" not in serve_args:
+            serve_args += ["--session-root", tmp]
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        server = subprocess.Popen([sys.executable, "-m", "zorktui", "serve", *serve_args, "--port", str(port)],
+                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(url, timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            asyncio.run(_capture(browser, url, args.out, args.size, args.wait))
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    print(f"screenshot_serve: wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

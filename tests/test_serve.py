@@ -1,0 +1,215 @@
+"""``zorktui serve`` driven by a real websocket client, as a browser's page drives it (no mocks).
+
+Each test starts the real server as a subprocess, opens tabs over textual-serve's
+websocket protocol (tests/webclient.py), reads the screen the app draws and types
+into it, then reads the session folders the tabs left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual_serve")
+
+import aiohttp  # noqa: E402  (installed with textual-serve)
+from paths import BUNDLED, ZIL  # noqa: E402
+from webclient import ROOT, Screen, free_port, start_server, stop_server  # noqa: E402
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    """No user config, no model: the offline agent, the default study text, folders under tmp_path."""
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+    return env
+
+
+def _records(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "trajectory.jsonl").read_text().splitlines() if line.strip()]
+
+
+async def _tab(port: int, steps) -> None:  # noqa: ANN001 - an async callable of a Screen
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=36") as ws:
+            await steps(Screen(ws))
+
+
+def test_each_tab_plays_the_full_app_in_its_own_session(tmp_path: Path) -> None:
+    port, root = free_port(), tmp_path / "web"
+    server = start_server(str(BUNDLED), "--session-root", str(root), port=port, env=_env(tmp_path))
+    try:
+        async def first(screen: Screen) -> None:
+            # The full app, not line mode: the opening, and the panels and the status bar around it.
+            await screen.until("Landing Stage", "KEEPER'S LIGHT", "Map", "Agent", "mode coplay")
+            screen.mark()
+            await screen.type("north\r")
+            await screen.until("Shingle Path", "lighthouse rises pale")
+
+        async def second(screen: Screen) -> None:
+            await screen.until("Landing Stage", "turn 0")  # a new session, not the first tab's
+
+        asyncio.run(_tab(port, first))
+        asyncio.run(_tab(port, second))
+    finally:
+        said = stop_server(server)
+    assert "serving THE" not in said and f"http://127.0.0.1:{port}" in said
+    folders = sorted(p.parent for p in root.glob("*/trajectory.jsonl"))
+    assert len(folders) == 2, said
+    commands = [[r.get("command") for r in _records(f) if r.get("type") == "turn"] for f in folders]
+    assert sorted(commands) == [[None], [None, "north"]]
+
+
+def test_a_tab_ends_when_the_server_is_killed(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    port, root = free_port(), tmp_path / "web"
+    server = start_server("--mode", "human", "--session-root", str(root), port=port, env=_env(tmp_path))
+    try:
+        async def open_and_kill(screen: Screen) -> None:
+            await screen.until("Landing Stage")
+            server.send_signal(signal.SIGKILL)  # no goodbye to the tab: its stdin just closes
+
+        asyncio.run(_tab(port, open_and_kill))
+    finally:
+        stop_server(server)
+    tabs = lambda: subprocess.run(["pgrep", "-f", f"session-root {root}"], capture_output=True, text=True).stdout.split()  # noqa: E731
+    deadline = time.monotonic() + 20
+    while tabs() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not tabs()
+
+
+def test_another_story_and_mode(tmp_path: Path) -> None:
+    port, root = free_port(), tmp_path / "web"
+    server = start_server(str(ZIL), "--mode", "human", "--session-root", str(root), port=port, env=_env(tmp_path))
+    try:
+        async def play(screen: Screen) -> None:
+            await screen.until("Shingle Beach", "LAMPLIGHTER", "mode human")
+            screen.mark()
+            await screen.type("take wick\r")
+            await screen.until("You take the cotton wick")
+
+        asyncio.run(_tab(port, play))
+    finally:
+        stop_server(server)
+    (folder,) = [p.parent for p in root.glob("*/trajectory.jsonl")]
+    assert [r.get("command") for r in _records(folder) if r.get("type") == "turn"] == [None, "take wick"]
+
+
+def test_a_study_over_the_web_asks_a_pseudonym_then_consent_and_files_it_for_summarize(tmp_path: Path) -> None:
+    port, root = free_port(), tmp_path / "study"
+    server = start_server("--baseline", "--session-root", str(root), port=port, env=_env(tmp_path))
+    try:
+        async def participant(screen: Screen) -> None:
+            await screen.until("pseudonym")
+            await screen.type("Jane Doe\r")
+            await screen.until("use a pseudonym")  # a name is refused, in the tab
+            screen.mark()
+            for _ in "Jane Doe":
+                await screen.type("\x7f")  # backspace, a key at a time as a browser sends it
+            await screen.until("pseudonym, then Enter")  # the box is empty again: its placeholder shows
+            screen.mark()
+            await screen.type("P-042\r")
+            await screen.until("Do you agree", "participant P-042")
+            screen.mark()
+            await screen.type("y")
+            await screen.until("play begins")
+            screen.mark()
+            await screen.type("north\r")
+            await screen.until("Shingle Path")
+
+        asyncio.run(_tab(port, participant))
+    finally:
+        stop_server(server)
+    (folder,) = [p.parent for p in root.glob("**/trajectory.jsonl")]
+    assert folder.parent == root / "baseline" / "P-042"
+    records = _records(folder)
+    assert records[0]["participant"] == "P-042" and any(r.get("answer") == "agreed" for r in records)
+    summary = subprocess.run([sys.executable, "-m", "zorktui", "data", "summarize", str(root), "--json"], cwd=ROOT,
+                             env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=60)
+    assert summary.returncode == 0, summary.stderr
+    (story,) = json.loads(summary.stdout)
+    assert story["title"] == "THE KEEPER'S LIGHT" and story["sessions"] == 1
+
+
+def test_watch_follows_a_growing_session_and_takes_no_commands(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **_env(tmp_path))
+
+    def run(*commands: str) -> None:
+        script = tmp_path / "commands.txt"
+        script.write_text("\n".join(commands) + "\n")
+        subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(folder)],
+                       cwd=ROOT, env=env, capture_output=True, timeout=60, check=True)
+
+    run("north")
+    before = (folder / "trajectory.jsonl").read_bytes()
+    port = free_port()
+    server = start_server("--watch", str(folder), port=port, env=_env(tmp_path))
+    try:
+        async def watch(screen: Screen) -> None:
+            await screen.until("Shingle Path", "Room", "Map", "● live")
+            screen.mark()
+            await screen.type("west\r")  # a watcher's keys never reach the game
+            await asyncio.sleep(1.0)
+            assert (folder / "trajectory.jsonl").read_bytes() == before
+            run("west")  # played elsewhere: the view follows
+            await screen.until("Cottage Kitchen")
+
+        asyncio.run(_tab(port, watch))
+    finally:
+        stop_server(server)
+    commands = [r.get("command") for r in _records(folder) if r.get("type") == "turn"]
+    assert commands == [None, "north", "west"]
+
+
+def test_watch_of_several_sessions_asks_which_first(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **_env(tmp_path))
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for folder, command in zip(folders, ("north", "east")):
+        script = tmp_path / f"{folder.name}.txt"
+        script.write_text(command + "\n")
+        subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(folder)],
+                       cwd=ROOT, env=env, capture_output=True, timeout=60, check=True)
+    port = free_port()
+    server = start_server("--watch", *map(str, folders), port=port, env=_env(tmp_path))
+    try:
+        async def choose(screen: Screen) -> None:
+            await screen.until("Watch a session", str(folders[1]))
+            screen.mark()
+            await screen.type("\x1b[B")  # down: the second session
+            await asyncio.sleep(0.3)
+            await screen.type("\r")
+            await screen.until("Boulder Cove", "● live")
+            assert "Shingle Path" not in screen.text  # not the first session
+
+        asyncio.run(_tab(port, choose))
+    finally:
+        stop_server(server)
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--watch", "/nonexistent/session"], "no such session folder"),
+    (["--watch", str(ROOT), "--agent", "explore"], "--agent is for playing"),
+    (["/nonexistent/story.z5"], "no such file"),
+    (["--baseline", "--agent", "explore"], "alone"),
+    (["--port", "0"], "port number"),
+])
+def test_serve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "zorktui", "serve", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert done.returncode == 2 and says in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_another_host_is_served_with_a_warning(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server("--host", "0.0.0.0", port=port, env=_env(tmp_path))
+    said = stop_server(server)
+    assert "warning: listening on 0.0.0.0: anyone who can reach port" in said
