@@ -247,7 +247,10 @@ class ReplayApp(ZorkTuiAppBase):
             title=str(story.get("title") or Path(str(story.get("path", "?"))).stem),
             location=location.get("name", "") if isinstance(location, dict) else str(location),
             score=s.get("score"), max_score=story.get("max_score"), moves=s.get("moves"), turn=frame.turn,
-            mode="replay", agent=f"frame {self.index + 1}/{len(self.frames)}", autopilot=state)
+            mode=self.MODE_WORD, agent=f"frame {self.index + 1}/{len(self.frames)}", autopilot=state)
+
+    #: The status bar's word for the mode ("watch" in the live view).
+    MODE_WORD = "replay"
 
     def state_label(self) -> str:
         """The status bar's word for what the viewer is doing."""

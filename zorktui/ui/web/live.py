@@ -53,6 +53,7 @@ class LiveApp(ReplayApp):
     """
 
     TITLE = "zorktui watch"
+    MODE_WORD = "watch"
     CSS = ReplayApp.CSS + """
     #room-box, #agent-box { height: 1fr; border: round $secondary; border-title-color: $secondary; padding: 0 1; }
     """
