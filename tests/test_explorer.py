@@ -205,3 +205,21 @@ def test_in_the_dark_with_nothing_to_light_it_backs_out_and_does_not_walk_in_aga
             assert explorer.suggest(cellar).command != "down"
     finally:
         game.close()
+
+
+def test_a_light_carried_and_never_lit_is_lit_before_a_new_way() -> None:
+    game = Game(BUNDLED)
+    try:
+        log = PlayLog(game.opening)
+        for command in ["north", "west", "take lantern", "take matches"]:
+            log.add(game.step(command))
+        valid = tuple(game.valid_actions())
+        assert "turn on brass lantern" in valid and "up" in valid  # the loft above is new
+        situation = Situation(turn=log.current, log=log, valid_actions=valid, map=MapView(accepted=["up"]))
+        idea = Explorer().suggest(situation)
+        assert idea.command == "turn on brass lantern" and "dark" in idea.reflection
+        log.add(game.step(idea.command))
+        after = Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions()), map=MapView(accepted=["up"]))
+        assert Explorer().suggest(after).command == "up"  # lit once: on it goes
+    finally:
+        game.close()

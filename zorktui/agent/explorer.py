@@ -1,8 +1,9 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
 In order of preference: switching on a light carried into the dark (with
-none, back the way in); picking up things; a way out of here nobody has taken (one the valid actions hold,
-then one the text points to; never the way back); opening things; a way that
+none, back the way in); picking up things; a way out of here nobody has
+taken (one the valid actions hold, then one the text points to; never the
+way back), lighting a light carried and never lit before it; opening things; a way that
 failed here once but is a valid action now (a door was opened); any other
 untried valid action that undoes nothing; the walk towards the nearest room
 with a way nobody has taken; the walk back to the nearest room whose valid
@@ -209,12 +210,20 @@ class Explorer:
 
         frontiers = [f for f in situation.map.frontiers if still_open(f[0], f[1]) and not refused_on_the_way(f[2])]
         level = [f for f in frontiers if set(f[1]) - {"down"} and len(f[2]) <= _NEAR]
+        # Commands typed anywhere before: opening a bottle carried from room to room is no news.
+        anywhere = {normal(c.command) for c in log.consequences}
+        carried = _carried_words(situation)
+        # A light carried and never lit is lit before a way nobody has walked: the room beyond may
+        # be dark (a cellar below a trap door), and the search cannot see past a grue.
+        light_first = next((a for a in valid if normal(a).startswith(LIGHT_UP) and _only_about(a, carried)
+                            and normal(a) not in anywhere), None)
         for d in offered:
             if d not in tried and d not in avoid and d not in blocked and d not in walked and d not in back \
                     and not failed.get(d) and not (d == "down" and level):
+                if light_first is not None:
+                    return idea(light_first, f"Light it before the way {d}: the room beyond may be dark.",
+                                "see where you go")
                 return idea(d, f"The way {d} has not been walked yet.", "explore unexplored exits")
-        # Commands typed anywhere before: opening a bottle carried from room to room is no news.
-        anywhere = {normal(c.command) for c in log.consequences}
         for a in untried:
             if normal(a).startswith(_OPEN) and normal(a) not in anywhere:
                 return idea(a, "Open what can be opened.", "look inside things")
@@ -225,7 +234,6 @@ class Explorer:
                 return idea(d, f"Going {d} failed before, but it looks possible now.", "explore unexplored exits")
         # Things to do with what is in this room, never typed anywhere; what only concerns
         # things carried can be done anywhere, so it waits until the map is spent.
-        carried = _carried_words(situation)
         actions = [a for a in untried if direction_of(a) is None]
         for a in actions:
             if normal(a) not in anywhere and not normal(a).startswith(_LAST) and not _only_about(a, carried):
