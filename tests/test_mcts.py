@@ -289,3 +289,21 @@ def test_routes_walk_the_moves_the_game_has_made_and_the_planner_may_take_one() 
     finally:
         s.close()
         s.game.close()
+
+
+def test_a_thing_coming_into_sight_is_news_the_search_looks_at_at_once() -> None:
+    from zorktui.agent.mcts.planner import _revealed
+    from zorktui.engine.game import Game
+    from zorktui.locations import bundled_story
+
+    game = Game(bundled_story())
+    try:
+        for command in ["north", "west", "up"]:  # the loft: the sea chest holds a mantle
+            game.step(command)
+        before = game.current
+        assert not _revealed(before, game.peek("look"))
+        opened = game.step("open chest")
+        assert _revealed(before, opened), [o.name for o in opened.visible]
+        assert not _revealed(opened, game.step("down"))  # another room is not a reveal
+    finally:
+        game.close()

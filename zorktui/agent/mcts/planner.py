@@ -310,10 +310,12 @@ class MctsPlanner:
                 edge.child = None
                 break
             # What can be done is worth knowing at once where a walk ends, where a thing was taken
-            # or put down (a load lightened lets another be taken), and in a room real play has
-            # never seen (the painting in the gallery a line walks through).
+            # or put down (a load lightened lets another be taken), where a thing came into sight
+            # (a trap door under the rug: news), and in a room real play has never seen (the
+            # painting in the gallery a line walks through).
             place = child.turn.location
             if edge.path or (fresh and (things_taken(node.turn, child.turn) or things_taken(child.turn, node.turn)
+                                        or _revealed(node.turn, child.turn)
                                         or (place is not None and not child.turn.dark and place.id not in news.rooms))):
                 child.eager = True
             reward = step_reward(node.turn, child.turn, news, max_score)
@@ -398,3 +400,10 @@ class MctsPlanner:
                     e.prior *= DEADLY_HERE
 
     # ------------------------------------------------------------- choice
+
+
+def _revealed(before: Turn, after: Turn) -> bool:
+    """Whether a command in one room brought a thing into sight there (a trap door under a rug)."""
+    if before.location is None or after.location is None or before.location.id != after.location.id:
+        return False
+    return bool({o.id for o in after.visible} - {o.id for o in before.visible} - {o.id for o in before.inventory})
