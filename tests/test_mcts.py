@@ -307,3 +307,23 @@ def test_a_thing_coming_into_sight_is_news_the_search_looks_at_at_once() -> None
         assert not _revealed(opened, game.step("down"))  # another room is not a reveal
     finally:
         game.close()
+
+
+def test_a_death_belongs_to_the_step_not_to_the_state_it_leads_to() -> None:
+    # Zork's new life after a death is a world state that an ordinary walk can reach too: the
+    # tree shares one node for both, so the death is kept on the edge that died.
+    from zorktui.agent.mcts.reward import DEATH, Novelty, step_reward
+    from zorktui.engine.game import Game
+    from zorktui.locations import bundled_story
+
+    game = Game(bundled_story())
+    try:
+        before = game.current
+        after = game.step("north")
+        assert not after.dead
+        walked = step_reward(before, after, Novelty(), 70)
+        died = step_reward(before, after, Novelty(), 70, died=True)
+        assert died <= DEATH < walked
+        assert not Node("k", game.state(), after).terminal and Edge("north", 0.5).died is False
+    finally:
+        game.close()

@@ -161,12 +161,7 @@ class Chooser:
         """Whether the search saw ``command`` end the game from the root (a loss)."""
         if root is None:
             return False
-        for e in root.edges:
-            if normal(e.first) == normal(command) and e.child is not None:
-                child = self._nodes.get(e.child)
-                if child is not None and (child.turn.done or child.turn.dead) and not child.turn.victory:
-                    return True
-        return False
+        return any(e.died for e in root.edges if not e.path and normal(e.action) == normal(command))
 
 
 def is_take(command: str) -> bool:

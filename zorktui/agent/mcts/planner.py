@@ -299,6 +299,7 @@ class MctsPlanner:
                 if after.state_hash == node.key:
                     edge.noop = True  # changes nothing from here: never worth a simulation
                     continue
+                edge.died = (after.dead or after.done) and not after.victory
                 child = self.nodes.get(after.state_hash)
                 if child is None:
                     child = Node(after.state_hash, self._fork.state(), after)
@@ -318,14 +319,16 @@ class MctsPlanner:
                                         or _revealed(node.turn, child.turn)
                                         or (place is not None and not child.turn.dark and place.id not in news.rooms))):
                 child.eager = True
-            reward = step_reward(node.turn, child.turn, news, max_score)
+            reward = step_reward(node.turn, child.turn, news, max_score, died=edge.died)
             steps += edge.steps
             if points(node.turn, child.turn) > 0:
                 scored = True
                 self._scoring_line(path[0][1] if path else edge, steps)
-            if (child.turn.done or child.turn.dead) and not child.turn.victory:
+            if edge.died:
                 self._learn(node, edge.action, child)
             path.append((node, edge, reward))
+            if edge.died:
+                break  # a line past a death is not one to follow
             if child.key in on_line:
                 break  # a loop back to a state on this line adds nothing
             on_line.add(child.key)
@@ -385,7 +388,7 @@ class MctsPlanner:
         after = self._fork.current
         for command in commands:
             after = self._fork.step(command, undoable=False)
-            if after.done:
+            if after.done or after.dead:
                 break
         return after
 

@@ -75,10 +75,14 @@ def things_taken(before: Turn, after: Turn) -> set[int]:
     return {o.id for o in after.inventory} - {o.id for o in before.inventory}
 
 
-def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None) -> float:
-    """The shaped reward of going from ``before`` to ``after``; ``news`` is updated in place."""
+def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None, died: bool | None = None) -> float:
+    """The shaped reward of going from ``before`` to ``after``; ``news`` is updated in place.
+
+    ``died`` says whether the step killed the player when ``after`` is not the turn the step
+    played (a state first reached otherwise); by default ``after.dead`` says it.
+    """
     value = points(before, after) * point_value(max_score)
-    if after.done or after.dead:  # a death the game lets the player live past costs as much (Zork's new life)
+    if after.done or (after.dead if died is None else died):  # a death with a new life costs as much (Zork)
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
     value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
     value -= LOST_THING * len(things_taken(after, before))

@@ -40,6 +40,9 @@ class Edge:
         noop: Playing it changed nothing (it is dropped from selection).
         path: For a walk to a known room (:mod:`mcts_routes`), the commands it stands
             for; empty for a plain command.
+        died: Playing it killed the player or lost the game. A property of the step, not of
+            the state it leads to: Zork's new life after a death is a world state that
+            walking into the barrow reaches too.
     """
 
     action: str
@@ -51,6 +54,7 @@ class Edge:
     reward: float = 0.0
     noop: bool = False
     path: tuple[str, ...] = ()
+    died: bool = False
 
     @property
     def steps(self) -> int:
@@ -113,8 +117,8 @@ class Node:
 
     @property
     def terminal(self) -> bool:
-        """The game has ended here, or the player died (a line past a death is not one to follow)."""
-        return self.turn.done or self.turn.dead
+        """The game has ended here."""
+        return self.turn.done
 
     def live_edges(self) -> list[Edge]:
         """Edges still worth selecting (not known to do nothing)."""
