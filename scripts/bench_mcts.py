@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from zorktui.locations import bundled_story  # noqa: E402
+from zorktui.session.events import Event, TurnDone  # noqa: E402
 from zorktui.session.factory import SessionOptions, build_session  # noqa: E402
 from zorktui.session.session import StopRules  # noqa: E402
 
@@ -94,9 +95,9 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
         trace = (Path(args.trace) / f"{label(name)}-seed{seed}.jsonl").open("w")
         planner = session.agent
 
-        def traced(event: object) -> None:
-            turn = getattr(event, "turn", None)
-            if turn is not None and getattr(event, "actor", "") == "agent":
+        def traced(event: Event) -> None:
+            if isinstance(event, TurnDone) and event.actor == "agent":
+                turn = event.turn
                 record = {"move": turn.turn, "command": turn.command, "score": turn.score,
                           "room": turn.location.name if turn.location else None, **planner.report.trace()}
                 trace.write(json.dumps(record) + "\n")

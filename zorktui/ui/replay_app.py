@@ -179,11 +179,15 @@ class ReplayApp(ZorkTuiAppBase):
             with Vertical(id="left"):
                 yield Transcript(id="transcript")
             with Vertical(id="side"):
-                with VerticalScroll(id="turn-box"):
-                    yield Static(id="turn")
-                yield MapView(id="map")
+                yield from self.side_panels()
         yield Input(placeholder="jump to turn (a number, Enter; Escape cancels)", id="jump", type="integer")
         yield Footer(compact=True)
+
+    def side_panels(self) -> ComposeResult:
+        """The panels beside the transcript (the live view shows room and agent apart)."""
+        with VerticalScroll(id="turn-box"):
+            yield Static(id="turn")
+        yield MapView(id="map")
 
     def on_mount(self) -> None:
         self.start()

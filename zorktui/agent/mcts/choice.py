@@ -70,7 +70,6 @@ class Chooser:
         self.name = name
         #: Asked every move, followed or not: it keeps its own account of the map.
         self.explorer = Explorer()
-        self._nodes: dict[str, Node] = {}
 
     def choose(self, situation: Situation, nodes: dict[str, Node], root: Node | None, report: SearchReport,
                tokens: int, cost: float, notes: list[str]) -> Idea:
@@ -84,7 +83,6 @@ class Chooser:
             tokens, cost: Model spend of the search.
             notes: Lines for people gathered so far.
         """
-        self._nodes = nodes
         refused = {normal(c) for c in situation.refused}
         options = [e for e in ranked(root) if normal(e.first) not in refused] if root is not None else []
         r = report
@@ -94,7 +92,7 @@ class Chooser:
         # A line to points: the first command of the shortest one, when some line through it is
         # worth something (not points and then a death) and it does not leave the player in
         # the dark with nothing that gives light.
-        scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not self._dark_trap(e)]
+        scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not _dark_trap(nodes, e)]
         # Picking up what lies here comes first, unless points are one command away: the
         # sword left in the living room is what the troll below calls for.
         if explored is not None and is_take(explored.command) \
@@ -144,19 +142,6 @@ class Chooser:
         self.explorer.overruled()
         return None
 
-    def _dark_trap(self, edge: Edge) -> bool:
-        """Whether ``edge`` leads into the dark with nothing that gives light (no action there lights the room)."""
-        child = self._nodes.get(edge.child) if edge.child else None
-        if child is None or not child.turn.dark:
-            return False
-        place = child.turn.location.id if child.turn.location else None
-        for e in child.edges:
-            after = self._nodes.get(e.child) if e.child else None
-            if after is not None and not after.turn.dark and after.turn.location is not None \
-                    and after.turn.location.id == place:
-                return False
-        return True
-
     def _deadly(self, root: Node | None, command: str) -> bool:
         """Whether the search saw ``command`` end the game from the root (a loss)."""
         if root is None:
@@ -167,3 +152,17 @@ class Chooser:
 def is_take(command: str) -> bool:
     """Whether a command picks a thing up."""
     return normal(command).startswith(TAKE_VERBS)
+
+
+def _dark_trap(nodes: dict[str, Node], edge: Edge) -> bool:
+    """Whether ``edge`` leads into the dark with nothing that gives light (no action there lights the room)."""
+    child = nodes.get(edge.child) if edge.child else None
+    if child is None or not child.turn.dark:
+        return False
+    place = child.turn.location.id if child.turn.location else None
+    for e in child.edges:
+        after = nodes.get(e.child) if e.child else None
+        if after is not None and not after.turn.dark and after.turn.location is not None \
+                and after.turn.location.id == place:
+            return False
+    return True

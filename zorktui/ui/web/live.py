@@ -19,15 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Static
 
 from zorktui.record.frames import Frame, frames_of
 from zorktui.ui.replay_app import ReplayApp, agent_text, room_text
 from zorktui.ui.widgets.mapview import MapView
-from zorktui.ui.widgets.statusbar import StatusBar
-from zorktui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:  # hints only
     from zorktui.memory.graph import Memory
@@ -62,28 +60,23 @@ class LiveApp(ReplayApp):
         # deferred: the session folder's readers load with the viewer
         from zorktui.session.files.folder import SessionFolder
 
-        records = SessionFolder(folder).records()
+        session_folder = SessionFolder(folder)
+        records = session_folder.records()
         super().__init__(folder, records, memory=None, theme=theme)
         self.records = records
         #: Every record read so far, kept by the reader thread for the private memory (the UI has its own list).
         self._seen = list(records)
-        self._offset = SessionFolder(folder).trajectory.stat().st_size
+        self._offset = session_folder.trajectory.stat().st_size
         self._replica = Path(tempfile.mkdtemp(prefix="zorktui-watch-"))
         self._memory_failed = False
 
-    def compose(self) -> ComposeResult:
-        yield StatusBar(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Transcript(id="transcript")
-            with Vertical(id="side"):
-                with VerticalScroll(id="room-box"):
-                    yield Static(id="room")
-                with VerticalScroll(id="agent-box"):
-                    yield Static(id="agent-text")
-                yield MapView(id="map")
-        yield Input(placeholder="jump to turn (a number, Enter; Escape cancels)", id="jump", type="integer")
-        yield Footer(compact=True)
+    def side_panels(self) -> ComposeResult:
+        """Room and agent apart, then the map."""
+        with VerticalScroll(id="room-box"):
+            yield Static(id="room")
+        with VerticalScroll(id="agent-box"):
+            yield Static(id="agent-text")
+        yield MapView(id="map")
 
     def start(self) -> None:
         """Show the newest frame and start looking for more."""
