@@ -242,3 +242,34 @@ def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
     finally:
         finder.close()
         game.close()
+
+
+def test_a_flag_searched_on_both_sides_stays_a_flag() -> None:
+    """A command that only sets a flag is found however often the search crosses that flag.
+
+    The planner's fork searches states on both sides of a puzzle in turn
+    (the clockwork wound in one line, not in the next). A flag that changes
+    between searches is still a flag a command waits on, not bookkeeping to
+    leave out of what a failed command's outcome depended on.
+    """
+    from paths import BUNDLED_WALKTHROUGH, commands
+
+    from zorktui.engine.actions.valid_actions import ActionFinder
+
+    game = Game(BUNDLED)
+    finder = ActionFinder(game, parallel=False)
+    try:
+        walk = commands(BUNDLED_WALKTHROUGH)
+        for command in walk[: walk.index("wind clockwork")]:
+            game.step(command)
+        before = game.state()
+        wound = game.peek("wind clockwork").state_hash
+        for _ in range(4):
+            game.set_state(before)
+            # Found, or a command with the same effect is ("push lenses" winds it too).
+            assert wound in {game.peek(a).state_hash for a in finder.find()}
+            game.step("wind clockwork")
+            finder.find()
+    finally:
+        finder.close()
+        game.close()

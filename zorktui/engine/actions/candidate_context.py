@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from zorktui.engine.actions.searched import SearchedGame
     from zorktui.engine.world.naming import Namer
 
-#: A world global that changed between this many pairs of searched states is
-#: bookkeeping (previous room, score, a clock), not a flag a verb may wait on.
-VOLATILE_AFTER = 2
+#: A world global seen holding more than this many values is bookkeeping (previous
+#: room, score, a clock), not a flag a verb may wait on. How often it changes says
+#: nothing: the planner's fork searches states on both sides of a puzzle in turn
+#: (the rug moved, then not), and a flag that toggles is still a flag.
+VOLATILE_VALUES = 4
 
 
 @dataclass
@@ -59,7 +61,8 @@ class CandidateContexts:
     _names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]]
     _nouns: list[int] | None
     _last_globals: np.ndarray | None
-    _global_changes: np.ndarray
+    _global_values: dict[int, set[int]]
+    _volatile: np.ndarray
     _refs: dict[int, frozenset[int]]
     _productive: set[str]
     _inferring_cache: tuple[int, set[str]] | None
@@ -123,16 +126,23 @@ class CandidateContexts:
         return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
-        """Digest of the world globals that change rarely (flags), learning which change often."""
+        """Digest of the world globals that are flags, learning which ones are bookkeeping."""
         # Not minus the scratch learned from candidates: a flag that several
         # commands set ("wind", "turn", "push" the clockwork) looks like scratch
-        # there, yet other commands wait on it. Real scratch changes between
-        # most searches and so turns volatile.
+        # there, yet other commands wait on it. Real scratch takes many values
+        # over the searches and so turns volatile.
         kept = self.game.fingerprint.kept_globals(ram)
-        if self._last_globals is not None:
-            self._global_changes += kept != self._last_globals
+        last = self._last_globals
+        if last is not None:
+            for i in np.flatnonzero(kept != last).tolist():
+                if self._volatile[i]:
+                    continue
+                seen = self._global_values.setdefault(i, {int(last[i])})
+                seen.add(int(kept[i]))
+                if len(seen) > VOLATILE_VALUES:
+                    self._volatile[i] = True
         self._last_globals = kept.copy()
-        kept[self._global_changes >= VOLATILE_AFTER] = 0
+        kept[self._volatile] = 0
         return kept.tobytes()
 
     def _surroundings(self, held: list[int], scope: list[int], ram: np.ndarray) -> _Surroundings:

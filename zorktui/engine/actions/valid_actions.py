@@ -14,8 +14,8 @@ Cost control, all game-agnostic:
   For one object: the own state (parent, attributes, properties) of the
   object and of every object above it in the tree (so the room and any
   container); for templates that have changed the world somewhere, also the
-  globals that hold world state (puzzle flags; globals seen changing between
-  most searches, like the previous room or the score, are left out); and for
+  globals that hold world state (puzzle flags; globals seen holding more than
+  a few values, like the previous room or the score, are left out); and for
   verbs whose grammar can also take a second object ("light X" when "light X
   with Y" exists: the game may pick the instrument itself), the objects held
   and in scope. For two objects: the own states of both. A candidate that
@@ -187,8 +187,9 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
         # Per two-object template, what the things in each slot looked like when it worked.
         self._worked_slots: dict[str, tuple[set[bytes], set[bytes]]] = {}
-        # How often each world global differed between consecutive searches.
-        self._global_changes = np.zeros(240, dtype=np.int32)
+        # The values each world global was seen holding, and those that turned out bookkeeping.
+        self._global_values: dict[int, set[int]] = {}
+        self._volatile = np.zeros(240, dtype=bool)
         self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
         #: The room each direction of the last search leads to (see ``find``).
