@@ -21,3 +21,4 @@ DIVIDE = ROOT / "tests" / "data" / "inform" / "divide.z5"
 def commands(path: Path) -> list[str]:
     """Commands of a walkthrough file (blank lines and # comments skipped)."""
     return [c.strip() for c in path.read_text().splitlines() if c.strip() and not c.strip().startswith("#")]
+FULL_HANDS = ROOT / "tests" / "data" / "inform" / "load.z5"

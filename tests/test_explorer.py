@@ -223,3 +223,60 @@ def test_a_light_carried_and_never_lit_is_lit_before_a_new_way() -> None:
         assert Explorer().suggest(after).command == "up"  # lit once: on it goes
     finally:
         game.close()
+
+
+def test_full_hands_make_room_for_a_thing_the_load_kept_out_of_reach() -> None:
+    """Carrying two things at most, the crown on the lawn is taken after leaving the least used one.
+
+    The take the game refuses for the load is no valid action (it changes
+    nothing); the game names it among the blocked takes, and the explorer
+    drops a thing to make room, and never picks that thing up again.
+    """
+    from paths import FULL_HANDS
+
+    game = Game(FULL_HANDS)
+    try:
+        log = PlayLog(game.opening)
+        for command in ["take trowel", "take twine", "north"]:
+            log.add(game.step(command))
+        assert "take golden crown" not in game.valid_actions()
+        assert game.blocked_takes() == ("take golden crown",)
+        explorer = Explorer()
+        commands = []
+        for _ in range(6):
+            idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
+                                              blocked_takes=game.blocked_takes()))
+            commands.append(idea.command)
+            log.add(game.step(idea.command))
+            if log.current.score == 10:
+                break
+        assert commands[:2] == ["drop twine", "take golden crown"], commands  # the twine was taken last
+        assert log.current.score == 10
+        log.add(game.step("south"))
+        log.add(game.step("north"))  # the twine is on the lawn, out of reach of full hands again
+        assert game.blocked_takes() == ("take twine",)
+        nxt = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
+                                         blocked_takes=game.blocked_takes()))
+        assert "twine" not in nxt.command and not nxt.command.startswith("drop"), nxt  # left on purpose
+    finally:
+        game.close()
+
+
+def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> None:
+    """End to end: the session tells the explorer and the critic what the load keeps out of reach."""
+    from paths import FULL_HANDS
+
+    from zorktui.session.session import StopRules
+
+    built = build_session(SessionOptions(story=FULL_HANDS, session=tmp_path / "s", agent="explore", mode="autopilot",
+                                         knowledge=False, stop=StopRules(steps=12, on_loop=False)))
+    s = built.session
+    try:
+        s.run_autopilot(12)
+        commands = [t.command for t in s.log.turns[1:]]
+        assert max(t.score or 0 for t in s.log.turns) == 10, commands
+        made_room = next(i for i, c in enumerate(commands) if c.startswith("drop "))
+        assert commands[made_room + 1] == "take golden crown", commands
+    finally:
+        s.close()
+        s.game.close()

@@ -213,7 +213,11 @@ class Critic:
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
             return -1.5, ["look-ahead: loses the light you carry"], LOSES_LIGHT, False, bool(moved)
-        if lost and after.reward <= 0:
+        if lost and after.reward <= 0 and len(lost) == 1 and situation.blocked_takes:
+            # Something here is out of reach for what is carried: one thing left makes room.
+            reasons.append(f"look-ahead: makes room to {situation.blocked_takes[0]}")
+            what.append("makes room")
+        elif lost and after.reward <= 0:
             delta -= 0.45
             reasons.append("look-ahead: gives up something carried")
             what.append("loses an item")

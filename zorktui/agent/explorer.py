@@ -25,7 +25,10 @@ from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
 _TAKE = ("take ", "get ", "pick up ")
+#: The objective of a drop that makes room for a thing the load kept out of reach.
+MAKING_ROOM = "make room"
 _OPEN = ("open ", "unlock ")
+_DROP = ("drop ", "put down ", "discard ")
 #: Verbs explored after the map: they rarely help and often hurt (cutting the portrait that was
 #: the treasure), or undo what was just done (closing the door just opened); a bare "switch" or
 #: "turn" flips a device either way.
@@ -94,6 +97,9 @@ class Explorer:
         # Ways that led into the dark with nothing to light, by (room, direction), with what was
         # carried then: not taken again until the player carries something else (a light, maybe).
         self._dark_ways: dict[tuple[int, str], frozenset[int]] = {}
+        # Things put down to make room for another (as the drop named them): not picked up again,
+        # which would only swap one load for the other to and fro.
+        self._left_behind: set[str] = set()
         # The room being walked to once the map is spent.
         self._goal: int | None = None
         # The room being walked back to for something left to try there: kept until reached, so
@@ -103,6 +109,12 @@ class Explorer:
     def overruled(self) -> None:
         """The last idea was set aside by the caller, not refused: it tells nothing about the state."""
         self._last_idea = None
+
+    def _was_left(self, take: str) -> bool:
+        """Whether a take names a thing put down to make room for another."""
+        thing = _taken_thing(take)
+        return thing is not None and any(_same_thing(thing, left) or _same_thing(left, thing)
+                                         for left in self._left_behind)
 
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
         """Commands a room last offered that were never typed there nor anywhere else (moves aside).
@@ -187,11 +199,21 @@ class Explorer:
         # comes back first, tried here or not: a light left behind sends every later step into the dark.
         for a in valid:
             thing = _taken_thing(a)
-            if thing and any(_same_thing(thing, had) for had in log.carried_once()):
+            if thing and any(_same_thing(thing, had) for had in log.carried_once()) and not self._was_left(a):
                 return idea(a, f"Pick up the {thing} again: it was carried before.", "collect useful things")
         for a in untried:
-            if normal(a).startswith(_TAKE):
+            if normal(a).startswith(_TAKE) and not self._was_left(a):
                 return idea(a, "Pick up what can be carried.", "collect useful things")
+        # A thing here the game will not let the player take for what is carried already (the
+        # sword in a living room reached with arms full of leaves and nests): leave the least
+        # used thing here to make room.
+        wanted = [c for c in situation.blocked_takes if normal(c) not in avoid and not self._was_left(c)]
+        if wanted:
+            drop = _to_leave(situation, valid)
+            if drop is not None:
+                self._left_behind.add(_dropped_thing(drop))
+                return idea(drop, f"Too much carried to {normal(wanted[0])}: leave the {_dropped_thing(drop)} here.",
+                            MAKING_ROOM)
         # Ways on: the game accepts them (or its text points there) and nobody has taken them.
         # Without a memory, the valid actions' directions not typed here stand in for them.
         offered = list(situation.map.accepted) + list(situation.map.mentioned)
@@ -312,6 +334,42 @@ def _taken_thing(command: str) -> str | None:
         if said.startswith(verb):
             return said[len(verb):].split(" from ")[0].strip() or None
     return None
+
+
+def _dropped_thing(command: str) -> str:
+    """The thing a drop command names ("sword" of "drop sword")."""
+    said = normal(command)
+    verb = next((v for v in _DROP if said.startswith(v)), "")
+    return said[len(verb):].strip()
+
+
+def _to_leave(situation: Situation, valid: list[str]) -> str | None:
+    """The drop of the carried thing least worth keeping, to make room for another (None: nothing to leave).
+
+    Never a light (one lit, or one a valid action here would light) nor a thing whose taking
+    scored; then the thing named in fewest commands, typed or on offer here, other than taking,
+    dropping and the risky verbs (a pile of leaves nothing is done with, before a bottle that
+    opens); then the one picked up last.
+    """
+    log = situation.log
+    lights = log.lights()
+    lit_here = " ".join(normal(a) for a in situation.valid_actions or () if normal(a).startswith(LIGHT_UP))
+    said = [normal(c.command) for c in log.consequences if not normal(c.command).startswith(_TAKE + _DROP)]
+    said += [normal(a) for a in situation.valid_actions or () if not normal(a).startswith(_TAKE + _DROP + _LAST)]
+    scored = {name for c in log.consequences if c.reward > 0 for name in c.gained}
+    taken_at = {name: i for i, c in enumerate(log.consequences) for name in c.gained}
+    options = []
+    for a in valid:
+        if not normal(a).startswith(_DROP) or " in " in normal(a) or " on " in normal(a):
+            continue
+        thing = _dropped_thing(a)
+        held = next((o for o in situation.turn.inventory if _same_thing(thing, o.name)), None)
+        if held is None or held.id in lights or f" {thing}" in f" {lit_here}" \
+                or any(_same_thing(thing, name) for name in scored):
+            continue
+        uses = sum(1 for c in said if f" {thing}" in f" {c}")
+        options.append((uses, -max((i for name, i in taken_at.items() if _same_thing(thing, name)), default=-1), a))
+    return min(options)[2] if options else None
 
 
 def _same_thing(named: str, carried: str) -> bool:

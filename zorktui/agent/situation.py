@@ -84,6 +84,7 @@ class Situation:
         turn: The current turn.
         log: The line of play so far.
         valid_actions: Commands known to change the world from here (None: not computed).
+        blocked_takes: Takes the game refuses here for what the player already carries.
         map: The memory's view of the map.
         guards: Loop and stuck warnings.
         objective: The agent's standing objective.
@@ -99,6 +100,7 @@ class Situation:
     turn: Turn
     log: PlayLog
     valid_actions: tuple[str, ...] | None = None
+    blocked_takes: tuple[str, ...] = ()
     map: MapView = field(default_factory=MapView)
     guards: GuardReport = field(default_factory=GuardReport)
     objective: str = ""

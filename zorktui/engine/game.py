@@ -20,7 +20,7 @@ from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, wri
 from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.vm.opening import own_prompt, to_first_prompt
 from zorktui.engine.vm.story import StoryInfo, open_story
-from zorktui.engine.vm.text import announced_score, ending_in, split_reply, title_from_banner
+from zorktui.engine.vm.text import announced_score, ending_in, refused_for_load, split_reply, title_from_banner
 from zorktui.engine.world.darkness import DarknessByLook
 from zorktui.engine.world.facts import FactReader, Place
 from zorktui.engine.world.fingerprint import Fingerprinter
@@ -379,8 +379,38 @@ class Game:
             self._finder = ActionFinder(self)
         found = self._finder.find()
         self._destinations[self.current.state_hash] = dict(self._finder.destinations)
+        self.model.untaken[self.current.state_hash] = self._finder.untaken
         self._valid_cache[self.current.state_hash] = found
         return found
+
+    def blocked_takes(self) -> tuple[str, ...]:
+        """Takes the game refuses here for what the player already carries ("Your load is too heavy").
+
+        Asked of the takes that the valid-action search of this state found
+        moving nothing (a command each, played and undone); that search is
+        made first where it has not been, here or by a fork.
+        """
+        key = self.current.state_hash
+        known = self.model.blocked.get(key)
+        if known is not None:
+            return known
+        if self.current.done:
+            return ()
+        if key not in self.model.untaken:
+            self.valid_actions()
+        untaken = self.model.untaken.get(key, ())
+        before = self.vm.snapshot()
+        found: list[str] = []
+        try:
+            for command in untaken:
+                if command not in self._deadly and refused_for_load(self.vm.step(command)):
+                    found.append(command)
+                self.vm.restore(before)
+        finally:
+            self.vm.restore(before)
+            self.zm.refresh(self.vm.ram())
+        self.model.blocked[key] = tuple(found)
+        return self.model.blocked[key]
 
     def valid_destinations(self) -> dict[str, int]:
         """Room object numbers the current state's valid directions lead to, once its valid actions are found.

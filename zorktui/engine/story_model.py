@@ -30,6 +30,8 @@ class StoryModel:
         valid_cache: Valid actions per state hash (found by the game or any fork).
         destinations: Per state hash, the room each valid direction leads to.
         deadly: Commands that killed a search's interpreter: never played.
+        untaken: Per state hash, the takes of things out there that its valid-action search found moving nothing.
+        blocked: Per state hash, those of them the game refuses for the load carried.
     """
 
     story: StoryInfo
@@ -45,3 +47,5 @@ class StoryModel:
     valid_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
     destinations: dict[str, dict[str, int]] = field(default_factory=dict)
     deadly: set[str] = field(default_factory=set)
+    untaken: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)

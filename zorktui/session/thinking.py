@@ -163,6 +163,7 @@ class Thinking:
                 turn=turn,
                 log=self.log,
                 valid_actions=actions,
+                blocked_takes=self.game.blocked_takes() if not turn.done else (),
                 map=view if view is not None else map_view(self.memory),
                 guards=report,
                 objective=self.objective,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from zorktui.agent.explorer import Explorer
+from zorktui.agent.explorer import MAKING_ROOM, Explorer
 from zorktui.agent.mcts.tree import Edge, Node, expected_line, ranked
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea
@@ -93,9 +93,9 @@ class Chooser:
         # worth something (not points and then a death) and it does not leave the player in
         # the dark with nothing that gives light.
         scoring = [e for e in options if e.action in r.to_points and e.best > 0 and not _dark_trap(nodes, e)]
-        # Picking up what lies here comes first, unless points are one command away: the
-        # sword left in the living room is what the troll below calls for.
-        if explored is not None and is_take(explored.command) \
+        # Picking up what lies here (or making room for it) comes first, unless points are one
+        # command away: the sword left in the living room is what the troll below calls for.
+        if explored is not None and (is_take(explored.command) or explored.objective == MAKING_ROOM) \
                 and not any(r.to_points[e.action] == 1 for e in scoring):
             scoring = []
         if not scoring and (explored is not None or not options):

@@ -96,6 +96,8 @@ _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 MAX_PAIRS = 32
+#: How a take is said, plainest first: the takes that moved nothing are asked why.
+TAKE_TEMPLATES = ("take {0}", "get {0}", "pick up {0}", "pick {0} up")
 #: How many contexts a candidate is remembered to have failed in (the latest kept).
 FAILED_CONTEXTS = 8
 
@@ -192,6 +194,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         self._volatile = np.zeros(240, dtype=bool)
         self._last_globals: np.ndarray | None = None
         self.stats = FinderStats()
+        #: Takes of things out here that the last search found moving nothing (see ``find``).
+        self.untaken: tuple[str, ...] = ()
         #: The room each direction of the last search leads to (see ``find``).
         self.destinations: dict[str, int] = {}
         # Words the parser took for each privately named object, per set of them in scope:
@@ -319,7 +323,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         # leader's result instead of being played.
         followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
         steady: set[tuple[str, tuple[int, ...]]] = set()
-        for command, template, objs in self._candidates(held, scope, here.signatures):
+        candidates = self._candidates(held, scope, here.signatures)
+        for command, template, objs in candidates:
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
             if objs:
@@ -429,6 +434,14 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         self.destinations = {command: int(g[room_global]) for command, _t, objs, _h, g in results
                              if not objs and command in changed_commands and direction_of(command)
                              and len(g) > room_global}
+        # Things out here that no take moved (scenery, or too much carried already): the game
+        # can say which (see Game.blocked_takes), at a command each.
+        takes: dict[int, str] = {}
+        for command, template, objs in sorted((c for c in candidates if c[1] in TAKE_TEMPLATES),
+                                              key=lambda c: TAKE_TEMPLATES.index(c[1])):
+            if objs[0] not in held:
+                takes.setdefault(objs[0], command)
+        self.untaken = tuple(c for c in takes.values() if c not in changed_commands)
         stats.valid = len(found)
         stats.learned_templates = len(self.templates)
         # Counted as kept, not by walking the memo: that grows with every state searched.

@@ -205,3 +205,16 @@ def announced_score(narrative: str) -> tuple[int | None, int | None]:
     if m is None:
         return None, None
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None
+
+
+#: How stories refuse a thing for the load already carried: ZIL's "Your load is too heavy" and
+#: "You're holding too many things already!", the Inform libraries' "You're carrying too many
+#: things already", and the like.
+_OVER_LOAD = re.compile(
+    r"\b(?:load is too heavy|too heavy to carry|(?:carrying|holding) too (?:many|much)|too many things|"
+    r"hands are (?:already )?full|can(?:no|')t carry (?:any ?more|that much|anything more))", re.I)
+
+
+def refused_for_load(reply: str) -> bool:
+    """Whether a reply refuses a thing because of what the player already carries."""
+    return bool(_OVER_LOAD.search(reply))
