@@ -80,3 +80,14 @@ def test_ascii_art_keeps_its_indentation() -> None:
     # TextWorld's logo indents its rows by up to 23 spaces: art, not a window's rows.
     art = "                    ________  ________\n                   |        \\|        \\\n                    \\$$$$$$$$| $$$$$$$$"
     assert split_reply(art + "\n\n>").narrative == art
+
+
+def test_a_take_refused_for_the_load_is_told_from_other_refusals() -> None:
+    from zorktui.engine.vm.text import refused_for_load
+
+    assert refused_for_load("Your load is too heavy.")                          # ZIL
+    assert refused_for_load("You're holding too many things already!")          # ZIL
+    assert refused_for_load("You're carrying too many things already.")        # Inform 6 and 7
+    assert not refused_for_load("The boulder is too heavy to carry.")           # too heavy whatever is carried
+    assert not refused_for_load("That's hardly portable.")
+    assert not refused_for_load("A valiant attempt.")

@@ -55,6 +55,8 @@ def _only_about(command: str, carried: set[str]) -> bool:
 _REFUSALS_KEPT = 8
 #: A room seen within this many turns is no goal for a walk once the map is spent.
 _STALE = 8
+#: Things put down at most to make room for one thing.
+_ROOM_MADE_AT_MOST = 2
 #: Walks up to this long count as "nearby" when a way down waits for the ways on this level.
 _NEAR = 6
 
@@ -100,6 +102,9 @@ class Explorer:
         # Things put down to make room for another (as the drop named them): not picked up again,
         # which would only swap one load for the other to and fro.
         self._left_behind: set[str] = set()
+        # Things put down for each take the load refused: a take still refused after a couple
+        # wants more than room (a story may say "load" of a thing too big for any load).
+        self._made_room: dict[str, int] = {}
         # The room being walked to once the map is spent.
         self._goal: int | None = None
         # The room being walked back to for something left to try there: kept until reached, so
@@ -207,11 +212,13 @@ class Explorer:
         # A thing here the game will not let the player take for what is carried already (the
         # sword in a living room reached with arms full of leaves and nests): leave the least
         # used thing here to make room.
-        wanted = [c for c in situation.blocked_takes if normal(c) not in avoid and not self._was_left(c)]
+        wanted = [c for c in situation.blocked_takes if normal(c) not in avoid and not self._was_left(c)
+                  and self._made_room.get(normal(c), 0) < _ROOM_MADE_AT_MOST]
         if wanted:
             drop = _to_leave(situation, valid)
             if drop is not None:
                 self._left_behind.add(_dropped_thing(drop))
+                self._made_room[normal(wanted[0])] = self._made_room.get(normal(wanted[0]), 0) + 1
                 return idea(drop, f"Too much carried to {normal(wanted[0])}: leave the {_dropped_thing(drop)} here.",
                             MAKING_ROOM)
         # Ways on: the game accepts them (or its text points there) and nobody has taken them.

@@ -394,8 +394,8 @@ class Game:
         known = self.model.blocked.get(key)
         if known is not None:
             return known
-        if self.current.done:
-            return ()
+        if self.current.done or not self.current.inventory:
+            return ()  # nothing carried: no load to blame (and nothing to put down)
         if key not in self.model.untaken:
             self.valid_actions()
         untaken = self.model.untaken.get(key, ())

@@ -209,9 +209,9 @@ def announced_score(narrative: str) -> tuple[int | None, int | None]:
 
 #: How stories refuse a thing for the load already carried: ZIL's "Your load is too heavy" and
 #: "You're holding too many things already!", the Inform libraries' "You're carrying too many
-#: things already", and the like.
+#: things already", and the like. Not "too heavy to carry": a boulder is that whatever is carried.
 _OVER_LOAD = re.compile(
-    r"\b(?:load is too heavy|too heavy to carry|(?:carrying|holding) too (?:many|much)|too many things|"
+    r"\b(?:load is too heavy|(?:carrying|holding) too (?:many|much)|too many things|"
     r"hands are (?:already )?full|can(?:no|')t carry (?:any ?more|that much|anything more))", re.I)
 
 
