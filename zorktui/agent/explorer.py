@@ -55,6 +55,8 @@ def _only_about(command: str, carried: set[str]) -> bool:
 _REFUSALS_KEPT = 8
 #: A room seen within this many turns is no goal for a walk once the map is spent.
 _STALE = 8
+#: A thing picked up within this many moves is put down to make room only when nothing older can go.
+_FRESH = 5
 #: Things put down at most to make room for one thing.
 _ROOM_MADE_AT_MOST = 2
 #: Walks up to this long count as "nearby" when a way down waits for the ways on this level.
@@ -356,7 +358,7 @@ def _to_leave(situation: Situation, valid: list[str]) -> str | None:
     Never a light (one lit, or one a valid action here would light) nor a thing whose taking
     scored; then the thing named in fewest commands, typed or on offer here, other than taking,
     dropping and the risky verbs (a pile of leaves nothing is done with, before a bottle that
-    opens); then the one picked up last.
+    opens); then the one picked up last, but not one picked up in the last few moves.
     """
     log = situation.log
     lights = log.lights()
@@ -375,8 +377,12 @@ def _to_leave(situation: Situation, valid: list[str]) -> str | None:
                 or any(_same_thing(thing, name) for name in scored):
             continue
         uses = sum(1 for c in said if f" {thing}" in f" {c}")
-        options.append((uses, -max((i for name, i in taken_at.items() if _same_thing(thing, name)), default=-1), a))
-    return min(options)[2] if options else None
+        taken = max((i for name, i in taken_at.items() if _same_thing(thing, name)), default=-1)
+        # Not what was picked up a moment ago while older things can go: taking the screwdriver
+        # only to put it down for the wrench is two moves for nothing.
+        fresh = taken >= len(log.consequences) - _FRESH
+        options.append((fresh, uses, -taken, a))
+    return min(options)[3] if options else None
 
 
 def _same_thing(named: str, carried: str) -> bool:
