@@ -280,3 +280,19 @@ def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> N
     finally:
         s.close()
         s.game.close()
+
+
+def test_a_light_found_burning_counts_as_a_light() -> None:
+    """A thing a valid action would put out is a light, though no command of the player's lit it."""
+    game = Game(BUNDLED)
+    try:
+        log = PlayLog(game.opening)
+        for command in ["north", "west", "take lantern"]:
+            log.add(game.step(command))
+        lantern = next(o.id for o in log.current.inventory if "lantern" in o.name)
+        assert lantern not in Situation(turn=log.current, log=log, valid_actions=game.valid_actions()).lights()
+        # As Zork III's torch is found: burning, "douse torch" on offer.
+        burning = Situation(turn=log.current, log=log, valid_actions=("douse brass lantern", "east"))
+        assert burning.lights() == {lantern}
+    finally:
+        game.close()

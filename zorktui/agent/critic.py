@@ -209,7 +209,7 @@ class Critic:
         # on the shore before a swim that would ruin it).
         room = after.location.id if after.location else -1
         gone = lost - {o.id for o in after.visible if o.parent in (0, room)}
-        if gone and gone & situation.log.lights():  # the log is read only when something is lost
+        if gone and gone & situation.lights():  # the log is read only when something is lost
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
             return -1.5, ["look-ahead: loses the light you carry"], LOSES_LIGHT, False, bool(moved)

@@ -361,7 +361,7 @@ def _to_leave(situation: Situation, valid: list[str]) -> str | None:
     opens); then the one picked up last, but not one picked up in the last few moves.
     """
     log = situation.log
-    lights = log.lights()
+    lights = situation.lights()
     lit_here = " ".join(normal(a) for a in situation.valid_actions or () if normal(a).startswith(LIGHT_UP))
     said = [normal(c.command) for c in log.consequences if not normal(c.command).startswith(_TAKE + _DROP)]
     said += [normal(a) for a in situation.valid_actions or () if not normal(a).startswith(_TAKE + _DROP + _LAST)]

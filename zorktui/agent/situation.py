@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
-from zorktui.agent.playlog import PlayLog
+from zorktui.agent.playlog import PUT_OUT, PlayLog, normal
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
 
@@ -111,6 +111,21 @@ class Situation:
     max_score: int | None = None
     refresh_objective: bool = False
     state: GameState | None = None
+
+    def lights(self) -> set[int]:
+        """Object numbers of the lights carried: lit on this line of play, or burning now.
+
+        A thing a valid action here would put out is burning (Zork III's torch,
+        found lit: no command of the player's ever lit it).
+        """
+        found = self.log.lights()
+        for action in self.valid_actions or ():
+            said = normal(action)
+            verb = next((v for v in PUT_OUT if said.startswith(v)), None)
+            if verb is not None:
+                words = set(said[len(verb):].split()) - {"off", "out"}
+                found |= {o.id for o in self.turn.inventory if words & set(o.name.lower().split())}
+        return found
 
     @property
     def room_id(self) -> int:

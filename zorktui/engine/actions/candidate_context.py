@@ -157,7 +157,17 @@ class CandidateContexts:
 
         # An object's outcome depends on its holders too: the chest must be
         # open to take the mantle, the room decides what a held thing can do.
-        chains = {o: state(o) + b"".join(state(a) for a in objects.ancestors(o)) for o in scope}
+        # Scenery a ZIL room shares with others (Zork III's lake) hangs under a
+        # holder of its own, not the room: the room it is seen from counts too
+        # (the lake boarded from the shore, not from the middle of the lake).
+        place = self.game.facts.place()
+        room = place.room if place is not None else 0
+
+        def chain(o: int) -> bytes:
+            above = objects.ancestors(o)
+            return state(o) + b"".join(state(a) for a in above) + (state(room) if room and room not in above else b"")
+
+        chains = {o: chain(o) for o in scope}
         signatures = {o: self._signature(o, o in held) for o in scope}
         around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
         around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
