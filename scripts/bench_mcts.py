@@ -99,6 +99,7 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
             if isinstance(event, TurnDone) and event.actor == "agent":
                 turn = event.turn
                 record = {"move": turn.turn, "command": turn.command, "score": turn.score,
+                          "at": round(time.perf_counter() - start, 3),
                           "room": turn.location.name if turn.location else None, **planner.report.trace()}
                 trace.write(json.dumps(record) + "\n")
         session.subscribe(traced)

@@ -33,6 +33,7 @@ class SearchReport:
     Attributes:
         sims: Simulations run.
         seconds: CPU seconds spent.
+        wall: Wall-clock seconds spent.
         depth: The depth it searched to.
         nodes: States in the tree.
         verified: Nodes whose actions were checked against the valid actions this move.
@@ -44,6 +45,7 @@ class SearchReport:
 
     sims: int = 0
     seconds: float = 0.0
+    wall: float = 0.0
     depth: int = 0
     nodes: int = 0
     verified: int = 0
@@ -54,7 +56,7 @@ class SearchReport:
 
     def trace(self) -> dict[str, Any]:
         """The report as one JSON-ready record (``bench_mcts.py --trace``)."""
-        return {"sims": self.sims, "seconds": round(self.seconds, 3), "depth": self.depth, "nodes": self.nodes,
+        return {"sims": self.sims, "seconds": round(self.seconds, 3), "wall": round(self.wall, 3), "depth": self.depth, "nodes": self.nodes,
                 "verified": self.verified, "to_points": self.to_points, "chosen_by": self.chosen_by,
                 "edges": self.edges}
 

@@ -17,7 +17,8 @@ can act while it thinks) and picks the command whose lines went best:
   normalised over what has been seen;
 * dynamic depth (MC-DML's pruning): a move whose search found no points
   lets the next one look deeper, and depth falls back once points are found;
-* a budget per move in CPU seconds or in simulations; with simulations and a
+* a budget per move in seconds (this process's CPU, plus the time it waits
+  on valid-action searches in the worker processes) or in simulations; with simulations and a
   seed the search is reproducible;
 * the move itself is the first command of the shortest line that scored,
   and the explorer's when no line did (:mod:`zorktui.agent.mcts.choice`).
@@ -62,7 +63,8 @@ class PlannerSettings:
 
     Attributes:
         sims: Simulations per move (None: search until ``time_per_move`` is spent).
-        time_per_move: CPU seconds per move when ``sims`` is None.
+        time_per_move: Seconds per move when ``sims`` is None: CPU of this process plus its
+            waits on the valid-action search's worker processes.
         seed: Seed for the rollouts' choices.
         gamma: Discount per step.
         depth: The starting depth of a line (steps past the root).
@@ -118,6 +120,8 @@ class MctsPlanner:
         self._verified_now = 0
         self._eager_now = 0
         self._verify_seconds = 0.0
+        #: Seconds this move's search waited on valid-action searches in other processes.
+        self._waited = 0.0
         #: What checking an uncached node's valid actions has been costing (a running estimate).
         self._verify_cost = 0.0
         self._fork_searched = False
@@ -186,20 +190,21 @@ class MctsPlanner:
         news = real_novelty(situation.log.turns)
         report = SearchReport(depth=self.depth)
         self.report = report  # the lines' scoring steps are noted in it as they are found
-        self._verified_now, self._eager_now, self._verify_seconds = 0, 0, 0.0
+        self._verified_now, self._eager_now, self._verify_seconds, self._waited = 0, 0, 0.0, 0.0
         start_cpu, start_wall = time.process_time(), time.perf_counter()
         while not self._closed and root.live_edges():
             if s.sims is not None:
                 if report.sims >= s.sims:
                     break
             else:
-                spent = time.process_time() - start_cpu
+                spent = time.process_time() - start_cpu + self._waited
                 if spent >= s.time_per_move or time.perf_counter() - start_wall >= 2 * s.time_per_move:
                     break
             if self._simulate(root, news, situation.max_score):
                 report.found_points = True
             report.sims += 1
         report.seconds = time.process_time() - start_cpu
+        report.wall = time.perf_counter() - start_wall
         report.nodes = len(self.nodes)
         report.verified = self._verified_now
         self.report = report
@@ -259,9 +264,12 @@ class MctsPlanner:
                 return
             if s.sims is None and self._verify_seconds + self._verify_cost > VERIFY_SHARE * s.time_per_move:
                 return  # spent, or the next check would likely overrun the move (some states cost seconds)
-            started = time.process_time()
+            started, started_cpu = time.perf_counter(), time.process_time()
             cached = self._fork.valid_actions()
-            spent = time.process_time() - started
+            # The search's worker processes play the candidates: their time is this process's
+            # wait, which its CPU clock does not count but the person waiting does.
+            spent = time.perf_counter() - started
+            self._waited += max(0.0, spent - (time.process_time() - started_cpu))
             self._verify_seconds += spent
             if self._fork_searched:  # the fork's first search also learns the game's templates: not typical
                 self._verify_cost = spent if not self._verify_cost else 0.5 * (self._verify_cost + spent)
