@@ -137,7 +137,7 @@ def main() -> None:
     games = args.games or ["bundled", *TEXTWORLD]
     seeds = [int(s) for s in args.seeds.split(",")]
     agents = args.agents.split(",")
-    budget = f"{args.sims} simulations" if args.sims else f"{args.time_per_move:g} s CPU"
+    budget = f"{args.sims} simulations" if args.sims else f"{args.time_per_move:g} s"
     print(f"{args.steps} steps per game, planner budget {budget} per move, seeds {args.seeds}")
     print(f"{'game':<22} {'agent':<8} {'seed':>4} {'best':>9} {'norm':>5} {'at step':>7} {'s/move':>7}  stopped")
     jobs = [(g, a, s, args) for g in games for s in seeds for a in agents]

@@ -211,7 +211,7 @@ def _planner_arguments(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--sims", type=_positive_int, metavar="K",
                         help="with --agent mcts: simulations per move (reproducible with --seed)")
     budget.add_argument("--time-per-move", type=_positive_float, metavar="T",
-                        help="with --agent mcts: CPU seconds per move (default 2)")
+                        help="with --agent mcts: seconds of search per move (default 2)")
 
 
 def _number(cast: Callable[[str], Any], least: float, strict: bool, what: str) -> Callable[[str], Any]:
