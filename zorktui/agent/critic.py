@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from zorktui.agent.explorer import to_leave
 from zorktui.agent.playlog import normal
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import direction_of
@@ -213,8 +214,10 @@ class Critic:
             # A point or a new room is no trade for the light every dark room needs (a swim that
             # sinks the lamp): refused outright, whatever else it brings.
             return -1.5, ["look-ahead: loses the light you carry"], LOSES_LIGHT, False, bool(moved)
-        if lost and after.reward <= 0 and len(lost) == 1 and situation.blocked_takes:
-            # Something here is out of reach for what is carried: one thing left makes room.
+        if lost and after.reward <= 0 and situation.blocked_takes \
+                and normal(command) == normal(to_leave(situation, situation.valid_actions or ()) or ""):
+            # Something here is out of reach for what is carried: leaving the thing least worth
+            # keeping (as the explorer picks it) makes room; any other drop is still a loss.
             reasons.append(f"look-ahead: makes room to {situation.blocked_takes[0]}")
             what.append("makes room")
         elif lost and after.reward <= 0:

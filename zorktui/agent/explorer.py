@@ -217,7 +217,7 @@ class Explorer:
         wanted = [c for c in situation.blocked_takes if normal(c) not in avoid and not self._was_left(c)
                   and self._made_room.get(normal(c), 0) < _ROOM_MADE_AT_MOST]
         if wanted:
-            drop = _to_leave(situation, valid)
+            drop = to_leave(situation, valid)
             if drop is not None:
                 self._left_behind.add(_dropped_thing(drop))
                 self._made_room[normal(wanted[0])] = self._made_room.get(normal(wanted[0]), 0) + 1
@@ -352,7 +352,7 @@ def _dropped_thing(command: str) -> str:
     return said[len(verb):].strip()
 
 
-def _to_leave(situation: Situation, valid: list[str]) -> str | None:
+def to_leave(situation: Situation, valid: list[str] | tuple[str, ...]) -> str | None:
     """The drop of the carried thing least worth keeping, to make room for another (None: nothing to leave).
 
     Never a light (one lit, or one a valid action here would light) nor a thing whose taking
