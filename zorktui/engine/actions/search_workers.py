@@ -187,10 +187,14 @@ class _Worker:
         # The worker imports the very zorktui this process runs (a checkout, a benchmark's older revision).
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+        # Its own working folder: Frotz writes a transcript there when a story turns scripting on
+        # (seen once in a search, two files named after candidates), never in the person's folder.
+        folder = Path(tempfile.gettempdir()) / "zorktui-search-workers"
+        folder.mkdir(exist_ok=True)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "zorktui.engine.actions.search_workers", str(to_child_r), str(from_child_w), path],
             pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True, env=env)
+            stderr=subprocess.DEVNULL, close_fds=True, env=env, cwd=folder)
         os.close(to_child_r)
         os.close(from_child_w)
         self.conn_out = Connection(to_child_w, readable=False)
