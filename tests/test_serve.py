@@ -40,24 +40,41 @@ async def _tab(port: int, steps) -> None:  # noqa: ANN001 - an async callable of
             await steps(Screen(ws))
 
 
-def test_each_tab_plays_the_full_app_in_its_own_session(tmp_path: Path) -> None:
-    port, root = free_port(), tmp_path / "web"
-    server = start_server(str(BUNDLED), "--session-root", str(root), port=port, env=_env(tmp_path))
+def _serve(tmp_path: Path, args: list[str], *tabs) -> tuple[int, str]:  # noqa: ANN002 - async callables of a Screen
+    """Start ``zorktui serve ARGS``, open each tab in turn and play its steps, stop: the port and what it said."""
+    port = free_port()
+    server = start_server(*args, port=port, env=_env(tmp_path))
     try:
-        async def first(screen: Screen) -> None:
-            # The full app, not line mode: the opening, and the panels and the status bar around it.
-            await screen.until("Landing Stage", "KEEPER'S LIGHT", "Map", "Agent", "mode coplay")
-            screen.mark()
-            await screen.type("north\r")
-            await screen.until("Shingle Path", "lighthouse rises pale")
-
-        async def second(screen: Screen) -> None:
-            await screen.until("Landing Stage", "turn 0")  # a new session, not the first tab's
-
-        asyncio.run(_tab(port, first))
-        asyncio.run(_tab(port, second))
+        for steps in tabs:
+            asyncio.run(_tab(port, steps))
     finally:
         said = stop_server(server)
+    return port, said
+
+
+def _play_into(tmp_path: Path, folder: Path, *commands: str) -> None:
+    """Play ``commands`` on the bundled game with ``zorktui run``, recorded in the session ``folder``."""
+    script = tmp_path / f"{folder.name}.txt"
+    script.write_text("\n".join(commands) + "\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **_env(tmp_path))
+    subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(folder)],
+                   cwd=ROOT, env=env, capture_output=True, timeout=60, check=True)
+
+
+def test_each_tab_plays_the_full_app_in_its_own_session(tmp_path: Path) -> None:
+    root = tmp_path / "web"
+
+    async def first(screen: Screen) -> None:
+        # The full app, not line mode: the opening, and the panels and the status bar around it.
+        await screen.until("Landing Stage", "KEEPER'S LIGHT", "Map", "Agent", "mode coplay")
+        screen.mark()
+        await screen.type("north\r")
+        await screen.until("Shingle Path", "lighthouse rises pale")
+
+    async def second(screen: Screen) -> None:
+        await screen.until("Landing Stage", "turn 0")  # a new session, not the first tab's
+
+    port, said = _serve(tmp_path, [str(BUNDLED), "--session-root", str(root)], first, second)
     assert "serving THE" not in said and f"http://127.0.0.1:{port}" in said
     folders = sorted(p.parent for p in root.glob("*/trajectory.jsonl"))
     assert len(folders) == 2, said
@@ -87,47 +104,41 @@ def test_a_tab_ends_when_the_server_is_killed(tmp_path: Path) -> None:
 
 
 def test_another_story_and_mode(tmp_path: Path) -> None:
-    port, root = free_port(), tmp_path / "web"
-    server = start_server(str(ZIL), "--mode", "human", "--session-root", str(root), port=port, env=_env(tmp_path))
-    try:
-        async def play(screen: Screen) -> None:
-            await screen.until("Shingle Beach", "LAMPLIGHTER", "mode human")
-            screen.mark()
-            await screen.type("take wick\r")
-            await screen.until("You take the cotton wick")
+    root = tmp_path / "web"
 
-        asyncio.run(_tab(port, play))
-    finally:
-        stop_server(server)
+    async def play(screen: Screen) -> None:
+        await screen.until("Shingle Beach", "LAMPLIGHTER", "mode human")
+        screen.mark()
+        await screen.type("take wick\r")
+        await screen.until("You take the cotton wick")
+
+    _serve(tmp_path, [str(ZIL), "--mode", "human", "--session-root", str(root)], play)
     (folder,) = [p.parent for p in root.glob("*/trajectory.jsonl")]
     assert [r.get("command") for r in _records(folder) if r.get("type") == "turn"] == [None, "take wick"]
 
 
 def test_a_study_over_the_web_asks_a_pseudonym_then_consent_and_files_it_for_summarize(tmp_path: Path) -> None:
-    port, root = free_port(), tmp_path / "study"
-    server = start_server("--baseline", "--session-root", str(root), port=port, env=_env(tmp_path))
-    try:
-        async def participant(screen: Screen) -> None:
-            await screen.until("pseudonym")
-            await screen.type("Jane Doe\r")
-            await screen.until("use a pseudonym")  # a name is refused, in the tab
-            screen.mark()
-            for _ in "Jane Doe":
-                await screen.type("\x7f")  # backspace, a key at a time as a browser sends it
-            await screen.until("pseudonym, then Enter")  # the box is empty again: its placeholder shows
-            screen.mark()
-            await screen.type("P-042\r")
-            await screen.until("Do you agree", "participant P-042")
-            screen.mark()
-            await screen.type("y")
-            await screen.until("play begins")
-            screen.mark()
-            await screen.type("north\r")
-            await screen.until("Shingle Path")
+    root = tmp_path / "study"
 
-        asyncio.run(_tab(port, participant))
-    finally:
-        stop_server(server)
+    async def participant(screen: Screen) -> None:
+        await screen.until("pseudonym")
+        await screen.type("Jane Doe\r")
+        await screen.until("use a pseudonym")  # a name is refused, in the tab
+        screen.mark()
+        for _ in "Jane Doe":
+            await screen.type("\x7f")  # backspace, a key at a time as a browser sends it
+        await screen.until("pseudonym, then Enter")  # the box is empty again: its placeholder shows
+        screen.mark()
+        await screen.type("P-042\r")
+        await screen.until("Do you agree", "participant P-042")
+        screen.mark()
+        await screen.type("y")
+        await screen.until("play begins")
+        screen.mark()
+        await screen.type("north\r")
+        await screen.until("Shingle Path")
+
+    _serve(tmp_path, ["--baseline", "--session-root", str(root)], participant)
     (folder,) = [p.parent for p in root.glob("**/trajectory.jsonl")]
     assert folder.parent == root / "baseline" / "P-042"
     records = _records(folder)
@@ -141,58 +152,38 @@ def test_a_study_over_the_web_asks_a_pseudonym_then_consent_and_files_it_for_sum
 
 def test_watch_follows_a_growing_session_and_takes_no_commands(tmp_path: Path) -> None:
     folder = tmp_path / "run"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **_env(tmp_path))
-
-    def run(*commands: str) -> None:
-        script = tmp_path / "commands.txt"
-        script.write_text("\n".join(commands) + "\n")
-        subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(folder)],
-                       cwd=ROOT, env=env, capture_output=True, timeout=60, check=True)
-
-    run("north")
+    _play_into(tmp_path, folder, "north")
     before = (folder / "trajectory.jsonl").read_bytes()
-    port = free_port()
-    server = start_server("--watch", str(folder), port=port, env=_env(tmp_path))
-    try:
-        async def watch(screen: Screen) -> None:
-            await screen.until("Shingle Path", "Room", "Map", "● live")
-            screen.mark()
-            await screen.type("west\r")  # a watcher's keys never reach the game
-            await asyncio.sleep(1.0)
-            assert (folder / "trajectory.jsonl").read_bytes() == before
-            run("west")  # played elsewhere: the view follows
-            await screen.until("Cottage Kitchen")
 
-        asyncio.run(_tab(port, watch))
-    finally:
-        stop_server(server)
+    async def watch(screen: Screen) -> None:
+        await screen.until("Shingle Path", "Room", "Map", "● live")
+        screen.mark()
+        await screen.type("west\r")  # a watcher's keys never reach the game
+        await asyncio.sleep(1.0)
+        assert (folder / "trajectory.jsonl").read_bytes() == before
+        _play_into(tmp_path, folder, "west")  # played elsewhere: the view follows
+        await screen.until("Cottage Kitchen")
+
+    _serve(tmp_path, ["--watch", str(folder)], watch)
     commands = [r.get("command") for r in _records(folder) if r.get("type") == "turn"]
     assert commands == [None, "north", "west"]
 
 
 def test_watch_of_several_sessions_asks_which_first(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **_env(tmp_path))
     folders = [tmp_path / "a", tmp_path / "b"]
     for folder, command in zip(folders, ("north", "east")):
-        script = tmp_path / f"{folder.name}.txt"
-        script.write_text(command + "\n")
-        subprocess.run([sys.executable, "-m", "zorktui", "run", "--commands", str(script), "--session", str(folder)],
-                       cwd=ROOT, env=env, capture_output=True, timeout=60, check=True)
-    port = free_port()
-    server = start_server("--watch", *map(str, folders), port=port, env=_env(tmp_path))
-    try:
-        async def choose(screen: Screen) -> None:
-            await screen.until("Watch a session", str(folders[1]))
-            screen.mark()
-            await screen.type("\x1b[B")  # down: the second session
-            await asyncio.sleep(0.3)
-            await screen.type("\r")
-            await screen.until("Boulder Cove", "● live")
-            assert "Shingle Path" not in screen.text  # not the first session
+        _play_into(tmp_path, folder, command)
 
-        asyncio.run(_tab(port, choose))
-    finally:
-        stop_server(server)
+    async def choose(screen: Screen) -> None:
+        await screen.until("Watch a session", str(folders[1]))
+        screen.mark()
+        await screen.type("\x1b[B")  # down: the second session
+        await asyncio.sleep(0.3)
+        await screen.type("\r")
+        await screen.until("Boulder Cove", "● live")
+        assert "Shingle Path" not in screen.text  # not the first session
+
+    _serve(tmp_path, ["--watch", *map(str, folders)], choose)
 
 
 @pytest.mark.parametrize("args, says", [
@@ -209,7 +200,5 @@ def test_serve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None
 
 
 def test_another_host_is_served_with_a_warning(tmp_path: Path) -> None:
-    port = free_port()
-    server = start_server("--host", "0.0.0.0", port=port, env=_env(tmp_path))
-    said = stop_server(server)
+    _port, said = _serve(tmp_path, ["--host", "0.0.0.0"])
     assert "warning: listening on 0.0.0.0: anyone who can reach port" in said
