@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
-from paths import BUNDLED
+from paths import BUNDLED, FULL_HANDS
 
 from zorktui.agent.critic import Critic
 from zorktui.agent.explorer import Explorer
@@ -14,14 +16,24 @@ from zorktui.agent.situation import MapView, Situation
 from zorktui.engine.game import Game
 from zorktui.memory import queries as q
 from zorktui.session.factory import SessionOptions, build_session
+from zorktui.session.session import Session, StopRules
+
+
+@contextmanager
+def _session(**options: Any) -> Iterator[Session]:
+    """A session built with ``options``, closed with its game afterwards."""
+    s = build_session(SessionOptions(**options)).session
+    try:
+        yield s
+    finally:
+        s.close()
+        s.game.close()
 
 
 def test_a_way_shut_before_is_tried_again_once_a_door_is_opened(tw_game: Any) -> None:
     # This generated game starts in a pantry whose only way out, south, is a closed door.
     path, _ = tw_game("cooking", seed=2)
-    built = build_session(SessionOptions(story=path, agent="explore", mode="human"))
-    s = built.session
-    try:
+    with _session(story=path, agent="explore", mode="human") as s:
         first = s.play("south")
         assert first.location.name == s.game.opening.location.name      # shut: still in the pantry
         s.play("open plain door")
@@ -32,9 +44,6 @@ def test_a_way_shut_before_is_tried_again_once_a_door_is_opened(tw_game: Any) ->
             rooms.add(s.accept().location.name)
         assert rooms - {s.game.opening.location.name}, "the explorer stayed in the pantry after the door was opened"
         assert not any(c.command.startswith("close") for c in s.log.consequences[:4])
-    finally:
-        s.close()
-        s.game.close()
 
 
 def test_it_walks_back_to_a_room_that_offered_something_never_tried() -> None:
@@ -75,9 +84,7 @@ def _straight_back(turns: list) -> tuple[int, int]:
 
 def test_it_moves_on_rather_than_walking_straight_back() -> None:
     # The bundled game with a scratch memory, as `zorktui run --agent explore` plays it.
-    built = build_session(SessionOptions(story=BUNDLED, agent="explore", mode="autopilot", seed=1, knowledge=False))
-    s = built.session
-    try:
+    with _session(story=BUNDLED, agent="explore", mode="autopilot", seed=1, knowledge=False) as s:
         s.run_autopilot(60)
         turns = s.log.turns
         moves, back = _straight_back(turns)
@@ -87,9 +94,6 @@ def test_it_moves_on_rather_than_walking_straight_back() -> None:
         # Never back and forth between two rooms, turn after turn.
         path = [turns[0].location.id] + [b.location.id for a, b in zip(turns, turns[1:]) if a.location.id != b.location.id]
         assert not any(path[i] == path[i + 2] == path[i + 4] for i in range(len(path) - 4)), path
-    finally:
-        s.close()
-        s.game.close()
 
 
 def test_it_never_puts_out_a_light_nor_toggles_one_again() -> None:
@@ -164,9 +168,7 @@ def test_the_critic_refuses_what_loses_or_puts_out_the_light_carried() -> None:
 
 
 def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path) -> None:
-    built = build_session(SessionOptions(story=BUNDLED, session=tmp_path / "s", mode="human", knowledge=False))
-    s = built.session
-    try:
+    with _session(story=BUNDLED, session=tmp_path / "s", mode="human", knowledge=False) as s:
         landing = s.game.opening.location
         s.play("north")
         situation = s.situation()                                   # the valid actions are found here
@@ -176,9 +178,6 @@ def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path
         exits = [e.text() for e in q.exits(s.memory)[1]]
         assert f"south -> {landing.name}" in exits, exits
         assert "south" not in q.unexplored(s.memory).ways
-    finally:
-        s.close()
-        s.game.close()
 
 
 def test_in_the_dark_with_nothing_to_light_it_backs_out_and_does_not_walk_in_again() -> None:
@@ -232,8 +231,6 @@ def test_full_hands_make_room_for_a_thing_the_load_kept_out_of_reach() -> None:
     nothing); the game names it among the blocked takes, and the explorer
     drops a thing to make room, and never picks that thing up again.
     """
-    from paths import FULL_HANDS
-
     game = Game(FULL_HANDS)
     try:
         log = PlayLog(game.opening)
@@ -264,22 +261,13 @@ def test_full_hands_make_room_for_a_thing_the_load_kept_out_of_reach() -> None:
 
 def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> None:
     """End to end: the session tells the explorer and the critic what the load keeps out of reach."""
-    from paths import FULL_HANDS
-
-    from zorktui.session.session import StopRules
-
-    built = build_session(SessionOptions(story=FULL_HANDS, session=tmp_path / "s", agent="explore", mode="autopilot",
-                                         knowledge=False, stop=StopRules(steps=12, on_loop=False)))
-    s = built.session
-    try:
+    with _session(story=FULL_HANDS, session=tmp_path / "s", agent="explore", mode="autopilot",
+                  knowledge=False, stop=StopRules(steps=12, on_loop=False)) as s:
         s.run_autopilot(12)
         commands = [t.command for t in s.log.turns[1:]]
         assert max(t.score or 0 for t in s.log.turns) == 10, commands
         made_room = next(i for i, c in enumerate(commands) if c.startswith("drop "))
         assert commands[made_room + 1] == "take golden crown", commands
-    finally:
-        s.close()
-        s.game.close()
 
 
 def test_a_light_found_burning_counts_as_a_light() -> None:
