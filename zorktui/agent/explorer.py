@@ -18,17 +18,15 @@ puts out a light, closes, locks or drops a thing is chosen on its own.
 
 from __future__ import annotations
 
-from zorktui.agent.playlog import LIGHT_UP, PUT_OUT, PlayLog, normal
+from zorktui.agent.playlog import DROP, LIGHT_UP, PUT_OUT, TAKE, PlayLog, normal
 from zorktui.agent.proposal import Idea
 from zorktui.agent.safety import presentation_only
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON, OPPOSITE, direction_of
 
-_TAKE = ("take ", "get ", "pick up ")
 #: The objective of a drop that makes room for a thing the load kept out of reach.
 MAKING_ROOM = "make room"
 _OPEN = ("open ", "unlock ")
-_DROP = ("drop ", "put down ", "discard ")
 #: Verbs explored after the map: they rarely help and often hurt (cutting the portrait that was
 #: the treasure), or undo what was just done (closing the door just opened); a bare "switch" or
 #: "turn" flips a device either way.
@@ -37,7 +35,7 @@ _LAST = ("put ", "transfer ", "throw ", "eat ", "drink ", "attack ", "kill ", "b
 #: Verbs the explorer never picks on its own: dropping things undoes collecting them, closing
 #: and locking undo opening (a door shut behind it cuts the map in two), and putting out a
 #: light (however the game words it) leaves it in the dark.
-_NEVER = ("drop ", "put down ", "discard ", "close ", "shut ", "lock ") + PUT_OUT
+_NEVER = DROP + ("close ", "shut ", "lock ") + PUT_OUT
 
 
 def _carried_words(situation: Situation) -> set[str]:
@@ -209,7 +207,7 @@ class Explorer:
             if thing and any(_same_thing(thing, had) for had in log.carried_once()) and not self._was_left(a):
                 return idea(a, f"Pick up the {thing} again: it was carried before.", "collect useful things")
         for a in untried:
-            if normal(a).startswith(_TAKE) and not self._was_left(a):
+            if normal(a).startswith(TAKE) and not self._was_left(a):
                 return idea(a, "Pick up what can be carried.", "collect useful things")
         # A thing here the game will not let the player take for what is carried already (the
         # sword in a living room reached with arms full of leaves and nests): leave the least
@@ -339,7 +337,7 @@ class Explorer:
 def _taken_thing(command: str) -> str | None:
     """The thing a take command names ("lamp" of "take lamp", "key" of "take key from box"), else None."""
     said = normal(command)
-    for verb in _TAKE:
+    for verb in TAKE:
         if said.startswith(verb):
             return said[len(verb):].split(" from ")[0].strip() or None
     return None
@@ -348,7 +346,7 @@ def _taken_thing(command: str) -> str | None:
 def _dropped_thing(command: str) -> str:
     """The thing a drop command names ("sword" of "drop sword")."""
     said = normal(command)
-    verb = next((v for v in _DROP if said.startswith(v)), "")
+    verb = next((v for v in DROP if said.startswith(v)), "")
     return said[len(verb):].strip()
 
 
@@ -363,13 +361,13 @@ def to_leave(situation: Situation, valid: list[str] | tuple[str, ...]) -> str | 
     log = situation.log
     lights = situation.lights()
     lit_here = " ".join(normal(a) for a in situation.valid_actions or () if normal(a).startswith(LIGHT_UP))
-    said = [normal(c.command) for c in log.consequences if not normal(c.command).startswith(_TAKE + _DROP)]
-    said += [normal(a) for a in situation.valid_actions or () if not normal(a).startswith(_TAKE + _DROP + _LAST)]
+    said = [normal(c.command) for c in log.consequences if not normal(c.command).startswith(TAKE + DROP)]
+    said += [normal(a) for a in situation.valid_actions or () if not normal(a).startswith(TAKE + DROP + _LAST)]
     scored = {name for c in log.consequences if c.reward > 0 for name in c.gained}
     taken_at = {name: i for i, c in enumerate(log.consequences) for name in c.gained}
     options = []
     for a in valid:
-        if not normal(a).startswith(_DROP) or " in " in normal(a) or " on " in normal(a):
+        if not normal(a).startswith(DROP) or " in " in normal(a) or " on " in normal(a):
             continue
         thing = _dropped_thing(a)
         held = next((o for o in situation.turn.inventory if _same_thing(thing, o.name)), None)

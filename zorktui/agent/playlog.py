@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from zorktui.agent.safety import clean_text
 from zorktui.engine.directions import direction_of
-from zorktui.engine.turn import Turn
+from zorktui.engine.turn import ObjectRef, Turn
 
 #: Characters of game text kept as a turn's "short result".
 SHORT_RESULT = 90
@@ -21,6 +21,9 @@ LIGHT_UP = ("turn on ", "switch on ", "light ", "activate ")
 #: How games word putting out a light.
 PUT_OUT = ("extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ", "deactivate ", "unlight ",
            "snuff ")
+#: How commands pick a thing up, and put one down.
+TAKE = ("take ", "get ", "pick up ")
+DROP = ("drop ", "put down ", "discard ")
 
 
 def normal(command: str) -> str:
@@ -219,12 +222,8 @@ class PlayLog:
 
     def puts_out_a_light(self, command: str) -> bool:
         """Whether a command puts out a carried light ("turn off lamp" once "light lamp" lit the dark)."""
-        said = normal(command)
-        if not said.startswith(PUT_OUT):
-            return False
-        words = set(said.split()) - {"off", "out"}
-        lights = self.lights()
-        return any(o.id in lights and words & set(o.name.lower().split()) for o in self.current.inventory)
+        put_out = put_out_by(command, self.current.inventory)
+        return bool(put_out) and bool(put_out & self.lights())
 
     def rooms_seen(self) -> dict[int, str]:
         """Rooms visited on this line, by id."""
@@ -236,3 +235,13 @@ class PlayLog:
             return False
         rid = self.current.location.id
         return all(not t.location or t.location.id != rid for t in self.turns[:-1])
+
+
+def put_out_by(command: str, carried: tuple[ObjectRef, ...]) -> set[int]:
+    """Object numbers of the things carried that a command would put out ("douse torch": the torch)."""
+    said = normal(command)
+    verb = next((v for v in PUT_OUT if said.startswith(v)), None)
+    if verb is None:
+        return set()
+    words = set(said[len(verb):].split()) - {"off", "out"}
+    return {o.id for o in carried if words & set(o.name.lower().split())}

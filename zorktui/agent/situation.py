@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
-from zorktui.agent.playlog import PUT_OUT, PlayLog, normal
+from zorktui.agent.playlog import PlayLog, put_out_by
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
 
@@ -120,11 +120,7 @@ class Situation:
         """
         found = self.log.lights()
         for action in self.valid_actions or ():
-            said = normal(action)
-            verb = next((v for v in PUT_OUT if said.startswith(v)), None)
-            if verb is not None:
-                words = set(said[len(verb):].split()) - {"off", "out"}
-                found |= {o.id for o in self.turn.inventory if words & set(o.name.lower().split())}
+            found |= put_out_by(action, self.turn.inventory)
         return found
 
     @property

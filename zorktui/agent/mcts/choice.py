@@ -18,12 +18,10 @@ from typing import Any
 
 from zorktui.agent.explorer import MAKING_ROOM, Explorer
 from zorktui.agent.mcts.tree import Edge, Node, expected_line, ranked
-from zorktui.agent.playlog import normal
+from zorktui.agent.playlog import TAKE, normal
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
 
-#: How commands that pick a thing up begin.
-TAKE_VERBS = ("take ", "get ", "pick up ")
 
 
 @dataclass
@@ -153,7 +151,7 @@ class Chooser:
 
 def is_take(command: str) -> bool:
     """Whether a command picks a thing up."""
-    return normal(command).startswith(TAKE_VERBS)
+    return normal(command).startswith(TAKE)
 
 
 def _dark_trap(nodes: dict[str, Node], edge: Edge) -> bool:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
-from zorktui.agent.playlog import PlayLog, normal
+from zorktui.agent.playlog import TAKE, PlayLog, normal
 from zorktui.agent.safety import presentation_only
 from zorktui.engine.directions import direction_of
 
-_TAKE = ("take ", "get ", "pick up ")
 _OPEN = ("open ", "unlock ")
 _RISKY = ("attack ", "kill ", "break ", "burn ", "eat ", "drink ", "throw ", "jump", "hit ")
 _UNDOING = ("drop ", "discard ", "close ", "lock ", "shut ", "extinguish ", "blow out ", "turn off ", "switch off ",
@@ -100,7 +99,7 @@ def heuristic_weights(actions: list[str], log: PlayLog | None, room_id: int,
         direction = direction_of(c)
         if direction is not None:
             w = 1.5 if direction in mentioned else 1.2
-        elif c.startswith(_TAKE):
+        elif c.startswith(TAKE):
             w = 2.0
         elif c.startswith(_OPEN):
             w = 1.6
