@@ -23,7 +23,6 @@ from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
 
 
-
 @dataclass
 class SearchReport:
     """What the last search did (for the proposal's reasoning and benchmarks).
@@ -54,8 +53,8 @@ class SearchReport:
 
     def trace(self) -> dict[str, Any]:
         """The report as one JSON-ready record (``bench_mcts.py --trace``)."""
-        return {"sims": self.sims, "seconds": round(self.seconds, 3), "wall": round(self.wall, 3), "depth": self.depth, "nodes": self.nodes,
-                "verified": self.verified, "to_points": self.to_points, "chosen_by": self.chosen_by,
+        return {"sims": self.sims, "seconds": round(self.seconds, 3), "wall": round(self.wall, 3), "depth": self.depth,
+                "nodes": self.nodes, "verified": self.verified, "to_points": self.to_points, "chosen_by": self.chosen_by,
                 "edges": self.edges}
 
 
