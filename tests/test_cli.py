@@ -23,9 +23,12 @@ def zorktui(*args: str, stdin: str = "", env_columns: int | None = None) -> subp
                           timeout=300, env=env)
 
 
-def test_version() -> None:
-    r = zorktui("--version")
-    assert r.returncode == 0 and r.stdout.strip() == f"zorktui {__version__}"
+def test_version_says_where_config_data_and_cache_live(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "zorktui", "--version"], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "ZORKTUI_HOME": str(tmp_path)})
+    assert r.returncode == 0 and r.stdout.splitlines() == [
+        f"zorktui {__version__}", f"config: {tmp_path / 'config'}", f"data:   {tmp_path / 'data'}",
+        f"cache:  {tmp_path / 'cache'}"]
 
 
 def test_run_writes_trajectory(tmp_path: Path) -> None:

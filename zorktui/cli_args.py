@@ -21,6 +21,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see --help)\n")
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version, then the folders a player looks for (settings, sessions, cache)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> NoReturn:
+        from zorktui.locations import cache_dir, config_dir, data_dir
+
+        print(f"zorktui {__version__}\nconfig: {config_dir()}\ndata:   {data_dir()}\ncache:  {cache_dir()}")
+        parser.exit()
+
+
 def fail(message: str) -> NoReturn:
     """Print one line to stderr and exit with status 2."""
     print(f"zorktui: {message}", file=sys.stderr)
@@ -30,8 +41,8 @@ def fail(message: str) -> NoReturn:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand (kept in one place for --help)."""
     parser = _Parser(prog="zorktui", description="Play Z-machine interactive fiction with an AI partner.")
-    parser.add_argument("--version", action="version", version=f"zorktui {__version__}",
-                        help="print the version and exit")
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="print the version and where the config, data and cache live, then exit")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND",
                                 help="play (the default), run, serve, watch, mcp, memory, map, replay, export, data or sweep")
 
