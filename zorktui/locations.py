@@ -38,4 +38,7 @@ def sessions_dir() -> Path:
 
 def bundled_story() -> Path:
     """The game that ships with zorktui."""
-    return Path(__file__).parent / "stories" / "lighthouse.z5"
+    # deferred: only the commands that play the bundled game need it
+    from zorktui.resources import resource_path
+
+    return resource_path("lighthouse.z5")

@@ -28,6 +28,7 @@ from zorktui.session.view import SessionView
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
+from zorktui.resources import resource_path
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.session import events as ev
 from zorktui.ui.messages import SessionClosed, SessionEvent
@@ -59,7 +60,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         themes_dir: The user's theme folder (default: ``config_dir()/themes``).
     """
 
-    CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, "app.tcss"]
+    CSS_PATH = [ZorkTuiAppBase.LAYOUT_CSS, str(resource_path("app.tcss"))]
     # The palette lists the app commands beside Textual's own (themes, keys, quit).
     COMMANDS = ZorkTuiAppBase.COMMANDS | {AppCommandProvider}
     TITLE = "zorktui"

@@ -14,6 +14,7 @@ from textual.app import App, CSSPathType
 from textual.binding import Binding, BindingType
 
 from zorktui.locations import config_dir
+from zorktui.resources import resource_path
 from zorktui.ui.keymap import UiConfig
 from zorktui.ui.themes import BUILTIN_THEMES, DEFAULT_THEME, load_user_themes
 
@@ -26,7 +27,7 @@ class ZorkTuiAppBase(App[None]):
     """
 
     #: The frame both apps share (#main, #left, #side); a full path, as apps defined in other folders use it too.
-    LAYOUT_CSS = str(Path(__file__).with_name("layout.tcss"))
+    LAYOUT_CSS = str(resource_path("layout.tcss"))
     CSS_PATH: ClassVar[CSSPathType | None] = [LAYOUT_CSS]
     # Textual's own App already binds ctrl+q, so this keeps the Footer's order while showing it.
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -31,6 +31,7 @@ import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from importlib.resources import files
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -48,8 +49,8 @@ RESTART_TIMEOUT = 60.0
 #: Workers that may die in one batch; the batch's other commands then count as no action.
 MAX_DEATHS = 8
 _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
-#: The folder holding the zorktui package this process imported.
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+#: The folder holding the zorktui package this process imported (a checkout, or site-packages).
+_PACKAGE_ROOT = str(Path(str(files("zorktui"))).resolve().parent)
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
 DIED = (0, 0)
 #: Where it "waits" after a command left unplayed once a batch has killed too many workers.
