@@ -11,20 +11,19 @@ from typing import Any
 import numpy as np
 
 from zorktui.engine.actions.valid_actions import ActionFinder
-from zorktui.engine.calibrate import probes
-from zorktui.engine.calibrate.noise import noise_globals
+from zorktui.engine import endings
+from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError
+from zorktui.engine.measure import measure
 from zorktui.engine.story_model import StoryModel
 from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
 from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
-from zorktui.engine.vm.opening import own_prompt, to_first_prompt
 from zorktui.engine.vm.story import StoryInfo, open_story
-from zorktui.engine.vm.text import announced_score, ending_in, refused_for_load, split_reply, title_from_banner
+from zorktui.engine.vm.text import announced_score, asked_text, refused_for_load, split_reply, title_from_banner
 from zorktui.engine.world.darkness import DarknessByLook
 from zorktui.engine.world.facts import FactReader, Place
-from zorktui.engine.world.fingerprint import Fingerprinter
-from zorktui.engine.world.holders import Holders, library_attributes
+from zorktui.engine.world.holders import Holders
 from zorktui.engine.world.naming import object_word
 from zorktui.engine.world.sight import Sight
 from zorktui.engine.zmachine.zmachine import ZMachine
@@ -60,32 +59,9 @@ class Game:
 
     def __init__(self, story: StoryInfo | str | Path, seed: int | None = None, undo_levels: int = DEFAULT_UNDO_LEVELS) -> None:
         info = story if isinstance(story, StoryInfo) else open_story(story)
-        zm = ZMachine(Path(info.zcode_path).read_bytes())
-        vm = Interpreter(info.zcode_path, seed or 1)
-        bound_seed = vm.bindings.get("seed") if vm.supported else None
-        own_seed = seed if seed is not None else int(bound_seed or 1)
-        if seed is None and bound_seed:
-            vm = Interpreter(info.zcode_path, own_seed)
-        raw = to_first_prompt(vm, vm.reset())
-        start = vm.snapshot()
-        prompt = own_prompt(vm, raw)
-        if vm.supported:
-            player, room_global = vm.bound_player(), 0
-        else:
-            player, room_global = probes.find_player(vm, zm)
-        facts = FactReader(zm, player, room_global)
-        if not vm.supported and not facts.status_globals:
-            found = probes.find_status_globals(vm, zm, room_global)
-            if found is not None:
-                facts.status_globals = True
-                facts.score_global, facts.moves_global = found
-        noise = noise_globals(vm, zm, facts)
-        fingerprint = Fingerprinter(zm, noise.globals, noise.attributes, noise.properties, noise.object_attributes)
-        max_score = vm.bound_max_score() if vm.supported else probes.probe_max_score(vm, zm)
-        darkness = DarknessByLook(vm, zm, facts, fingerprint.noise_properties)
-        zm.refresh(vm.ram())
-        model = StoryModel(info, own_seed, start, prompt, player, fingerprint, max_score, library_attributes(zm, player))
-        self._build(model, vm, zm, facts, darkness, undo_levels)
+        measured = measure(info, seed)
+        model, raw = measured.model, measured.opening
+        self._build(model, measured.vm, measured.zm, measured.facts, measured.darkness, undo_levels)
         self.current = self._make_turn(0, None, raw, previous=None)
         model.opening = self.opening = self.current
         if not self.story.title:
@@ -153,7 +129,9 @@ class Game:
         # and ``ram`` is the interpreter's shared buffer.
         state_hash = self.fingerprint(ram)
         parts = split_reply(raw, self._status, self._prompt)
-        if parts.status:
+        question = self.model.asking.asks(self.vm)
+        narrative = asked_text(parts.narrative) if question else parts.narrative
+        if parts.status and not question:
             self._status = parts.status
         facts = self.facts
         if self.vm.supported:
@@ -167,29 +145,35 @@ class Game:
         location = facts.room_ref(place.room, self._status) if place else None
         inventory = facts.inventory()
         # In the dark nothing in the room is in sight (the parser says "You can't see any such thing").
-        visible = self._in_sight(facts.visible(place.room), place, inventory) if place and not place.dark else ()
+        # At a question the parser is not listening: what it would see cannot be asked.
+        visible: tuple[ObjectRef, ...] = ()
+        if place and not place.dark:
+            visible = facts.visible(place.room) if question else self._in_sight(facts.visible(place.room), place, inventory)
         if visible and place is not None:
             if self.holders is not None:
                 visible = self.holders.place(visible, place.room)
             else:
-                visible = self.surfaces.place(visible, place.room, parts.narrative)
-        done, victory, dead = ending_in(parts.narrative)
+                visible = self.surfaces.place(visible, place.room, narrative)
+        answers = self._answers(state_hash, narrative) if question else ()
+        done, won = endings.ended(self.vm.halted(), answers, narrative), False
         if self.vm.supported:
             won, over = self.vm.bound_ending()
-            done, victory, dead = done or won or over, victory or won, (dead or over) and not won
-        if self.vm.halted():
-            done = True
-        if done and not self.vm.supported:
-            final_score, final_moves = announced_score(parts.narrative)
+            done = done or won or over
+        elif done:
+            final_score, final_moves = announced_score(narrative)
             score = final_score if final_score is not None else score
             moves = final_moves if final_moves is not None else moves
         reward = 0
         if previous is not None and score is not None and previous.score is not None:
             reward = score - previous.score
+        if not self.vm.supported:
+            won = endings.won(self._max_score, score, reward, narrative)
+        ending = endings.settle(done, won, answers, endings.new_life(previous, location, inventory, score, question),
+                                previous, state_hash)
         return Turn(
             turn=number,
             command=command,
-            observation=parts.narrative,
+            observation=narrative,
             score=score,
             moves=moves,
             reward=reward,
@@ -197,12 +181,27 @@ class Game:
             dark=bool(place and place.dark),
             inventory=inventory,
             visible=visible,
-            done=done,
-            victory=victory,
-            dead=dead,
+            done=ending.done,
+            victory=ending.victory,
+            dead=ending.dead,
+            question=question,
             state_hash=state_hash,
-            changed=previous is None or state_hash != previous.state_hash,
+            changed=previous is None or state_hash != previous.state_hash or question != previous.question,
         )
+
+    def _answers(self, state_hash: str, question: str) -> tuple[Outcome, ...]:
+        """Where each answer to the question the story waits at leads (played once per question, shared with forks).
+
+        A question is known by the world and the place the story asks it
+        from: asked again in other words ("one of those three words, please")
+        it is still the question that offered them.
+        """
+        key = (state_hash, self.vm.position())
+        known = self.model.answers.get(key)
+        if known is None:
+            known = self.model.answers[key] = tuple(self.model.asking.outcomes(self.vm, question))
+            self.zm.refresh(self.vm.ram())
+        return known
 
     # ------------------------------------------------------------------- play
     def _checked(self, command: str) -> str:
@@ -370,8 +369,17 @@ class Game:
         return list_checkpoints(folder)
 
     # ---------------------------------------------------------- valid actions
+    def answers(self) -> tuple[Outcome, ...]:
+        """Where each answer to the question the story asks now leads (nothing when it is not asking)."""
+        if not self.current.question:
+            return ()
+        return self._answers(self.current.state_hash, self.current.observation)
+
     def valid_actions(self) -> tuple[str, ...]:
-        """Commands that change the world from the current state (cached by state hash)."""
+        """Commands that change the world from the current state (cached by state hash).
+
+        At a question, its answers: those that do not end the story first.
+        """
         cached = self.valid_actions_cached()
         if cached is not None:
             return cached
@@ -394,7 +402,7 @@ class Game:
         known = self.model.blocked.get(key)
         if known is not None:
             return known
-        if self.current.done or not self.current.inventory:
+        if self.current.done or self.current.question or not self.current.inventory:
             return ()  # nothing carried: no load to blame (and nothing to put down)
         if key not in self.model.untaken:
             self.valid_actions()
@@ -423,6 +431,8 @@ class Game:
         """The valid actions of the current state if already found (here or by a fork), else None."""
         if self.current.done:
             return ()
+        if self.current.question:
+            return tuple(a.answer for a in sorted(self.answers(), key=lambda a: a.ends))
         return self._valid_cache.get(self.current.state_hash)
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zorktui.engine.asking import Asking, Outcome
 from zorktui.engine.turn import Turn
 from zorktui.engine.vm.interpreter import Snapshot
 from zorktui.engine.vm.story import StoryInfo
@@ -25,6 +26,7 @@ class StoryModel:
             the parser disturbs are left out).
         max_score: The maximum score where the story makes it knowable.
         layout: Where the story's library keeps on, in, held and shut (None: not known).
+        asking: Tells the story's questions from its prompt and plays their answers.
         surfaces: What the text has said stands on what.
         opening: The turn before any command.
         valid_cache: Valid actions per state hash (found by the game or any fork).
@@ -32,6 +34,7 @@ class StoryModel:
         deadly: Commands that killed a search's interpreter: never played.
         untaken: Per state hash, the takes of things out there that its valid-action search found moving nothing.
         blocked: Per state hash, those of them the game refuses for the load carried.
+        answers: Per question (the world's hash, and where the story asks it from), where each answer leads.
     """
 
     story: StoryInfo
@@ -42,6 +45,7 @@ class StoryModel:
     fingerprint: Fingerprinter
     max_score: int | None
     layout: LibraryAttributes | None
+    asking: Asking
     surfaces: SurfacesFromText = field(default_factory=SurfacesFromText)
     opening: Turn | None = None
     valid_cache: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -49,3 +53,4 @@ class StoryModel:
     deadly: set[str] = field(default_factory=set)
     untaken: dict[str, tuple[str, ...]] = field(default_factory=dict)
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    answers: dict[tuple[str, tuple[int, int]], tuple[Outcome, ...]] = field(default_factory=dict)

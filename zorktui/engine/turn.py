@@ -55,7 +55,11 @@ class Turn:
             sets each nested thing's ``relation``); none at all in the dark.
         done: The game has ended (death, victory or another ending).
         victory: The ending was a win.
-        dead: The player died or lost (with ``done`` false, the game gave a new life, as Zork does).
+        dead: The player died or lost: the story ended without a win, or it offers a new life
+            (a question, ``done`` false), or it gave one (the player set down elsewhere, points or
+            possessions gone, ``done`` false).
+        question: The story waits for an answer away from its command prompt (yes or no, a new
+            life, what now after the end): the observation is the question.
         state_hash: Fingerprint of the world state (ignores turn counters and
             the parser's scratch memory), equal for equal worlds.
         changed: The command changed the world state.
@@ -78,6 +82,7 @@ class Turn:
     dead: bool
     state_hash: str
     changed: bool = True
+    question: bool = False
     valid_actions: tuple[str, ...] | None = field(default=None, compare=False)
 
     def to_record(self) -> dict[str, object]:
@@ -97,6 +102,7 @@ class Turn:
             "done": self.done,
             "victory": self.victory,
             "dead": self.dead,
+            "question": self.question,
             "state_hash": self.state_hash,
             "changed": self.changed,
         }
@@ -133,5 +139,6 @@ class Turn:
             dead=bool(record.get("dead", False)),
             state_hash=str(record.get("state_hash", "")),
             changed=bool(record.get("changed", True)),
+            question=bool(record.get("question", False)),
             valid_actions=tuple(actions) if actions is not None else None,
         )

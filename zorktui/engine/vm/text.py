@@ -183,6 +183,31 @@ def ending_in(narrative: str) -> tuple[bool, bool, bool]:
     return True, won, lost
 
 
+def won_banner(narrative: str) -> bool:
+    """Whether the reply's last banner announces a win ("*** You have won ***").
+
+    A win is also read from the score (see ``Game``); the banner covers a story
+    that keeps no maximum score, or lets the winner walk on.
+    """
+    m = None
+    for m in _BANNER.finditer(narrative):
+        pass
+    return m is not None and bool(_WON.search(m.group(1))) and not _LOST.search(m.group(1))
+
+
+def asked_text(narrative: str) -> str:
+    """A question's text without the prompt and the status window the interpreter glued after it.
+
+    A question is read away from the story's prompt, so the usual cuts miss
+    them: "Will you have it?" + a run of spaces + "DarknessScore: 0Moves: 8",
+    or "...yes or no. >".
+    """
+    head, _, last = narrative.rpartition("\n")
+    shown, _status = _prompt_and_status(last)
+    shown = re.sub(r"\s*>\s*\Z", "", shown)
+    return (head + "\n" + shown if head else shown).rstrip()
+
+
 _ANNOUNCED = re.compile(
     r"(?:you (?:have )?scored|your (?:final )?score (?:is|was)|you scored a total of)\s+(-?\d+)"
     r"(?:[^.\n]*?\b(?:in|after)\s+(\d+)\s+(?:turns?|moves?))?",
