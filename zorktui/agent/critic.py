@@ -191,14 +191,24 @@ class Critic:
             return -1.0, ["look-ahead: this ends the game"], "death or a bad ending", True, False
         if after.victory:
             return 1.0, ["look-ahead: wins the game"], "victory", False, False
+        if now.question and now.dead and not after.question:
+            # The offer after a death, taken up: whatever it costs, the story goes on.
+            cost = f" at {after.reward:+d} points" if after.reward < 0 else ""
+            return 0.2, [f"look-ahead: takes the new life offered{cost}"], f"a new life{cost}", False, True
         if after.reward < 0:
             return -0.8, [f"look-ahead: loses {-after.reward} points"], f"{after.reward:+d} points", False, False
         delta, reasons, what = 0.0, [], []
+        moved = after.location and (not now.location or after.location.id != now.location.id)
+        if after.dark and not now.dark and not moved and not after.question:
+            # Whatever the verb ("off", "blow out", "cover lamp"): where the player stands goes dark.
+            return -1.5, ["look-ahead: leaves you in the dark here"], LOSES_LIGHT, False, False
+        if now.dark and not after.dark and not moved and not after.question:
+            # Light where the player stands, whatever the verb: the way back to a lit state is no loop.
+            return 0.6, ["look-ahead: light to see by"], "lights the dark", False, False
         if after.reward > 0:
             delta += 0.6
             reasons.append(f"look-ahead: +{after.reward} points")
             what.append(f"+{after.reward} points")
-        moved = after.location and (not now.location or after.location.id != now.location.id)
         if moved:
             seen = situation.log.rooms_seen()
             if after.location.id not in seen:  # type: ignore[union-attr]
@@ -265,8 +275,11 @@ class Critic:
         """
         tried = set(situation.log.tried_here(situation.room_id))
         excluded = {normal(c) for c in exclude}
+        if situation.turn.question:  # only the answers the story offers, refused or not: no walking away
+            tried, excluded = set(), set()
         options = [a for a in (situation.valid_actions or ()) if normal(a) not in tried | excluded]
-        options += [d for d in situation.map.exit_directions if d not in excluded and d not in options]
+        if not situation.turn.question:
+            options += [d for d in situation.map.exit_directions if d not in excluded and d not in options]
         best: tuple[str, Verdict] | None = None
         for action in options:
             verdict = self.judge(action, situation)

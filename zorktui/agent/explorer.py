@@ -1,7 +1,9 @@
 """The offline explorer: a game-agnostic policy that needs no model.
 
-In order of preference: switching on a light carried into the dark (with
-none, back the way in); picking up things; a way out of here nobody has
+At a question the story asks away from its prompt, an answer it offers.
+Otherwise, in order of preference: in the dark, what the look-ahead saw end
+the dark (with nothing, back the way in); opening a thing just unlocked;
+picking up things; a way out of here nobody has
 taken (one the valid actions hold, then one the text points to; never the
 way back), lighting a light carried and never lit before it; opening things; a way that
 failed here once but is a valid action now (a door was opened); any other
@@ -176,7 +178,9 @@ class Explorer:
         into_dark = {d for (rid, d), held in self._dark_ways.items() if rid == situation.room_id and held == carrying}
         avoid = refused | useless | earlier | refused_before | into_dark
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
-        untried = [a for a in valid if normal(a) not in tried and not normal(a).startswith(_NEVER)]
+        # A pair of commands seen to undo each other (on and off) is nothing new in any room.
+        undone = log.undone()
+        untried = [a for a in valid if normal(a) not in tried | undone and not normal(a).startswith(_NEVER)]
         blocked = set(situation.map.blocked)
         failed = log.failed_moves_here(situation.room_id)
         walked = set(situation.map.exit_directions)
@@ -187,10 +191,16 @@ class Explorer:
             self._last_idea = (now, situation.turn.state_hash, situation.room_id, normal(command))
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
+        if situation.turn.question:
+            # The story waits for an answer: only one it offers will do (never a way to walk); those
+            # that would end the story come last among them.
+            answers = [a for a in situation.valid_actions or () if normal(a) not in refused] or ["no", "yes"]
+            return idea(answers[0], "The story asks a question: answer it.", situation.objective or "answer the question")
         if situation.turn.dark:
-            for a in valid:  # lit here before or not: the light is out now
-                if normal(a).startswith(LIGHT_UP):
-                    return idea(a, "It is dark here: light what can be lit.", "see where you are")
+            # Lit here before or not, the light is out now: what the look-ahead saw end the dark, else a lighting verb.
+            lighting = [a for a in situation.lighting if normal(a) not in avoid]
+            for a in lighting or [a for a in valid if normal(a).startswith(LIGHT_UP)]:
+                return idea(a, "It is dark here: light what can be lit.", "see where you are")
             # Nothing to light: onward in the dark is where stories hide their grues and pits; the
             # way in is the one way known to lead somewhere that could be seen.
             way_back = came_from(log)
@@ -200,6 +210,13 @@ class Explorer:
                 if way_in and before is not None:
                     self._dark_ways[(before.id, way_in)] = carrying
                 return idea(way_back, "It is dark here and nothing gives light: back the way in.", "find a light")
+        # A thing just unlocked is opened next, before any walk away from it (a grate, a door).
+        last = log.consequences[-1] if log.consequences else None
+        if last is not None and last.changed and normal(last.command).startswith("unlock "):
+            unlocked = normal(last.command)[len("unlock "):].split(" with ")[0]
+            for a in valid:
+                if normal(a).startswith("open ") and unlocked in normal(a):
+                    return idea(a, f"The {unlocked} is unlocked: open it.", situation.objective or "get through")
         # What was carried once and is within reach again (dropped by a death, lost in the water)
         # comes back first, tried here or not: a light left behind sends every later step into the dark.
         for a in valid:

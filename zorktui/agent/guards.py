@@ -2,7 +2,8 @@
 
 * The same command three times in a row: a fourth is refused (something else is forced).
 * Any command four or more times in the last ten: a warning.
-* The world returns to a state it has been in: a warning, and the critic tightens.
+* The world returns to a state it has been in (left and come back to, not merely unchanged): a warning,
+  and the critic tightens.
 * 10, 20 and 30 commands without the score going up: escalating notes.
 """
 
@@ -12,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from zorktui.agent.playlog import PlayLog, normal
+from zorktui.engine.turn import Turn
 
 #: Consecutive repeats allowed before a command is refused.
 MAX_IN_A_ROW = 3
@@ -54,6 +56,16 @@ def refuse_repeat(log: PlayLog, command: str) -> str | None:
     return None
 
 
+def _returns(turns: list[Turn], state_hash: str) -> int:
+    """How many times play came to a state: runs of turns in it, each run counted once."""
+    runs, inside = 0, False
+    for turn in turns:
+        here = turn.state_hash == state_hash
+        runs += here and not inside
+        inside = here
+    return runs
+
+
 def inspect(log: PlayLog) -> GuardReport:
     """The warnings the guards raise for the current line of play."""
     report = GuardReport()
@@ -62,12 +74,13 @@ def inspect(log: PlayLog) -> GuardReport:
         if n >= REPEAT_WARNING:
             report.warnings.append(f"You typed '{command}' {n} times in the last {WINDOW} turns; it is not working.")
     current = log.current
+    # A command that changed nothing leaves the world as it was: that is no return to it. A state
+    # counts again only when play left it and came back (a run of equal states is one visit).
     window = log.turns[-(WINDOW + 1):]
-    seen = sum(1 for t in window if t.state_hash == current.state_hash)
-    if len(log.turns) > 1 and log.visits(current.state_hash) > 1:
+    if len(log.turns) > 1 and _returns(log.turns, current.state_hash) > 1:
         report.revisit = True
         report.warnings.append("This exact situation has happened before: the last moves undid each other.")
-    if seen >= REVISITS_FOR_LOOP:
+    if _returns(window, current.state_hash) >= REVISITS_FOR_LOOP:
         report.looping = True
     idle = log.turns_since_score()
     for step in reversed(NO_SCORE_STEPS):

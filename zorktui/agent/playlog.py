@@ -53,6 +53,7 @@ class Consequence:
         changed: The world state changed.
         died: The game ended badly.
         result: The start of the game's reply.
+        answer: It was typed while the story asked a question (an answer, not a command tried here).
     """
 
     turn: int
@@ -66,6 +67,7 @@ class Consequence:
     changed: bool
     died: bool
     result: str
+    answer: bool = False
 
     @property
     def useless(self) -> bool:
@@ -113,6 +115,7 @@ def consequence(before: Turn, after: Turn) -> Consequence:
         changed=after.changed,
         died=after.dead,
         result=short_result(after.observation),
+        answer=before.question,
     )
 
 
@@ -154,9 +157,9 @@ class PlayLog:
 
     # ------------------------------------------------------------- queries
     def here(self, room_id: int | None = None) -> list[Consequence]:
-        """Commands typed in a room (default: the current one), oldest first."""
+        """Commands typed in a room (default: the current one), oldest first; answers to the story's questions aside."""
         rid = room_id if room_id is not None else (self.current.location.id if self.current.location else 0)
-        return [c for c in self.consequences if c.room_id == rid]
+        return [c for c in self.consequences if c.room_id == rid and not c.answer]
 
     def tried_here(self, room_id: int | None = None) -> list[str]:
         """Every distinct command already typed in a room, in first-tried order."""
@@ -181,6 +184,21 @@ class PlayLog:
     def rewarded(self) -> set[str]:
         """Commands that have earned points on this line of play."""
         return {normal(c.command) for c in self.consequences if c.reward > 0}
+
+    def undone(self) -> set[str]:
+        """Commands whose effect the next one took back, nothing gained and nobody moving: both of each pair.
+
+        Read from the world, not from the verbs: "on" then "off", "fill bottle"
+        then "empty bottle", "wear cloak" then "remove cloak" leave the world as
+        it was, and trying the pair again in another room is no exploring.
+        """
+        pairs: set[str] = set()
+        for before, first, second in zip(self.turns, self.turns[1:], self.turns[2:]):
+            still = before.location is not None and first.location == before.location == second.location
+            if (still and first.changed and second.state_hash == before.state_hash and first.command and second.command
+                    and first.reward <= 0 and second.reward <= 0):
+                pairs |= {normal(first.command), normal(second.command)}
+        return pairs
 
     def visits(self, state_hash: str) -> int:
         """How many turns on this line ended in a given world state."""

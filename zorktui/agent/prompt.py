@@ -40,6 +40,9 @@ def room_state_block(s: Situation) -> str:
         f"INVENTORY: {', '.join(clean_text(o.name) for o in t.inventory) or 'nothing'}",
         f"VISIBLE: {', '.join(clean_text(o.name) for o in t.visible) or 'nothing notable'}",
     ]
+    if t.question:
+        answers = ", ".join(clean_text(a) for a in s.valid_actions or ()) or "yes, no"
+        lines.append(f"QUESTION: the game asks a question (see LAST OUTPUT); the ACTION is your answer, one of: {answers}")
     tried = s.log.tried_here(s.room_id)
     if tried:
         lines.append(f"ACTIONS TRIED IN THIS ROOM ({len(tried)}): {', '.join(clean_text(c) for c in tried)}")

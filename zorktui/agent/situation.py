@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog, put_out_by
+from zorktui.engine.errors import GameError
 from zorktui.engine.game import GameState
 from zorktui.engine.turn import Turn
 
@@ -45,6 +46,26 @@ class MapView:
     walks: dict[int, tuple[str, ...]] = field(default_factory=dict)
     rooms: list[str] = field(default_factory=list)
     belief: str = ""
+
+
+def lighting_actions(peek: Callable[[str], Turn], now: Turn, actions: tuple[str, ...]) -> tuple[str, ...]:
+    """The actions that end the dark where the player stands, each played on a snapshot (``peek``).
+
+    Args:
+        peek: Plays a command on a copy of the current state (``Game.peek``).
+        now: The current turn (dark).
+        actions: The valid actions here.
+    """
+    here = now.location.id if now.location else None
+    found = []
+    for action in actions:
+        try:
+            after = peek(action)
+        except GameError:
+            continue
+        if not after.dark and not after.dead and (after.location.id if after.location else None) == here:
+            found.append(action)
+    return tuple(found)
 
 
 def map_view(memory: Memory | None) -> MapView:
@@ -95,6 +116,8 @@ class Situation:
         max_score: The story's maximum score where known.
         refresh_objective: Time to reconsider the objective.
         state: The game's complete state, for a planner to search from on its own fork.
+        lighting: In the dark, the valid actions after which the player sees where they stand
+            (played on a snapshot: whatever the verb, "on", "light lamp", "strike match").
     """
 
     turn: Turn
@@ -111,6 +134,7 @@ class Situation:
     max_score: int | None = None
     refresh_objective: bool = False
     state: GameState | None = None
+    lighting: tuple[str, ...] = ()
 
     def lights(self) -> set[int]:
         """Object numbers of the lights carried: lit on this line of play, or burning now.

@@ -100,6 +100,9 @@ class GameTools:
         lines = [clean_text(turn.observation).strip(), status_line(turn, self.session.game.max_score)]
         if turn.done:
             lines.append("The game has ended" + (" (won)." if turn.victory else " (died)." if turn.dead else "."))
+        elif turn.question:
+            answers = ", ".join(self.session.valid_actions()) or "the game's own words"
+            lines.append(f"The game asks a question: answer it with play_action, one of: {answers}.")
         if verdict is not None and not verdict.accepted:
             lines.append(f"Critic: {verdict.text()}")
         return "\n".join(lines)

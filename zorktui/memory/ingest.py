@@ -258,6 +258,8 @@ class Ingestor:
                 self.close(fact, t)
 
     def _movement(self, turn: Turn, before: str, room: str, t: int) -> None:
+        if turn.question:
+            return  # a direction typed at a question is an answer the story refused, not a way tried
         command = " ".join((turn.command or "").lower().split())
         direction = direction_of(command)
         if room != before and is_movement(command) and not turn.done:

@@ -32,10 +32,11 @@ def read_commands(lines: Iterable[str]) -> Iterator[str]:
 
 
 def status_line(turn: Turn, max_score: int | None) -> str:
-    """``[room | score s/max | moves m]`` after a turn."""
+    """``[room | score s/max | moves m]`` after a turn, ``| a question`` while the story waits for an answer."""
     where = turn.location.name if turn.location else "?"
     score = "-" if turn.score is None else (f"{turn.score}/{max_score}" if max_score else str(turn.score))
-    return f"[{where} | score {score} | moves {turn.moves if turn.moves is not None else '-'}]"
+    asked = " | a question" if turn.question and not turn.done else ""
+    return f"[{where} | score {score} | moves {turn.moves if turn.moves is not None else '-'}{asked}]"
 
 
 class Output:

@@ -260,7 +260,7 @@ class Session(Thinking, Autopilot):
                 turn = replace(turn, valid_actions=tuple(extra["valid_actions"]))
             record = self._record.turn(turn, actor=actor, extra=extra)
             self.log.add(turn)
-            if turn.dead and self.knowledge is not None:
+            if turn.dead and not before.dead and self.knowledge is not None:  # one lesson a death (not its offer and its end)
                 self.knowledge.death(before.location.name if before.location else "?", command, turn.observation)
         self._ready_at = time.monotonic()
         self._emit(ev.TurnDone(turn, actor, record))

@@ -16,7 +16,7 @@ from zorktui.agent.critic import Verdict
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
-from zorktui.agent.situation import MapView, Situation, map_view
+from zorktui.agent.situation import MapView, Situation, lighting_actions, map_view
 from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
@@ -174,6 +174,7 @@ class Thinking:
                 max_score=self.game.max_score,
                 refresh_objective=turn.turn > 0 and turn.turn % OBJECTIVE_EVERY == 0,
                 state=self.game.state() if getattr(self.agent, "needs_state", False) else None,
+                lighting=lighting_actions(self.game.peek, turn, actions) if turn.dark and not turn.question else (),
             )
 
     def _gone(self, turn_no: int, epoch: int) -> bool:
@@ -289,7 +290,9 @@ class Thinking:
             notes.append(f"{len(refused)} proposals refused; playing the best untried valid action")
             return Proposal(command, "critic", turn_no, last.reflection if last else "", last.objective if last else "",
                             verdict, refused, tokens=tokens, cost=cost, notes=notes)
-        for command in list(situation.valid_actions or ()) + list(COMMON) + ["look"]:
+        # At a question only its answers will do; elsewhere any command the guards allow.
+        others = [] if situation.turn.question else list(COMMON) + ["look"]
+        for command in list(situation.valid_actions or ()) + others:
             if normal(command) not in {normal(c) for c in exclude} and guards.refuse_repeat(self.log, command) is None:
                 notes.append(f"{len(refused)} proposals refused; trying '{command}'")
                 return Proposal(command, "guard", turn_no, last.reflection if last else "", last.objective if last else "",

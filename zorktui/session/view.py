@@ -35,6 +35,7 @@ class RoomInfo:
         objects: Things here (nested ones as "x (in y)" or "x (on y)").
         inventory: Things carried.
         tried: Commands already typed here, oldest first.
+        question: The answers the game waits for when it asks a question away from its prompt (None: it is not asking).
     """
 
     room: str = ""
@@ -45,6 +46,7 @@ class RoomInfo:
     objects: list[str] = field(default_factory=list)
     inventory: list[str] = field(default_factory=list)
     tried: list[str] = field(default_factory=list)
+    question: tuple[str, ...] | None = None
 
 
 def objects_here(visible: Iterable[ObjectRef]) -> list[str]:
@@ -97,6 +99,8 @@ class SessionView:
         info.objects = objects_here(turn.visible)
         info.inventory = [o.name for o in turn.inventory]
         info.tried = session.log.tried_here()
+        if turn.question and not turn.done:
+            info.question = session.valid_actions()
         memory = session.memory
         if memory is not None:
             _, found, blocked = queries.exits(memory)

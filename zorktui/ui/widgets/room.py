@@ -17,6 +17,9 @@ def render_room(info: RoomInfo, accent: str = "yellow", warning: str = "magenta"
     if info.dark:
         out.append("  (dark)", style="dim")
     rows: list[tuple[str, Text]] = []
+    if info.question is not None:
+        answers = ", ".join(info.question) or "the game's own words"
+        rows.append(("Question", Text(f"the game waits for an answer: {clean_text(answers)}", style=f"bold {warning}")))
     exits = Text()
     for i, (direction, to, one_way) in enumerate(info.exits):
         if i:
