@@ -12,6 +12,10 @@ in 6 rooms, cooking9: 3 ingredients in 9 rooms). Usage::
     python scripts/bench_mcts.py zork1.z3 zork2.z3 --seeds 1,2,3 --jobs 2
     python scripts/bench_mcts.py bundled --agents mcts --sims 150  # a reproducible budget
     python scripts/bench_mcts.py zork1.z3 --agents mcts --trace traces/   # one JSON line per move
+    python scripts/bench_mcts.py tests/data/any/chalk.z5 --json runs.jsonl  # every run as JSON too
+
+Each run prints the best score, the step it was reached, seconds a move, the
+distinct rooms stood in and the deaths (turns the engine read as ``dead``).
 
 With ``--trace DIR`` each planner run writes ``DIR/GAME-seedN.jsonl``: per
 move the command played, who chose it (a line to points or the explorer),
@@ -23,6 +27,7 @@ cache), which takes a few seconds per game the first time.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -57,6 +62,9 @@ class Result:
     steps: int
     seconds_per_move: float
     ended: str
+    deaths: int = 0
+    rooms: int = 0
+    start: int = 0
 
     @property
     def normalised(self) -> float:
@@ -115,8 +123,10 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
     turns = session.log.turns
     scores = [t.score or 0 for t in turns]
     best = max(scores)
+    rooms = len({t.location.id for t in turns if t.location is not None})
     return Result(label(name), agent, seed, best, session.game.max_score or 0, scores.index(best), len(turns) - 1,
-                  elapsed / max(1, len(turns) - 1), reason)
+                  elapsed / max(1, len(turns) - 1), reason, deaths=sum(t.dead for t in turns[1:]), rooms=rooms,
+                  start=scores[0])
 
 
 def _run(job: tuple[str, str, int, argparse.Namespace]) -> Result:
@@ -133,20 +143,26 @@ def main() -> None:
     parser.add_argument("--agents", default="mcts,explore", help="comma-separated agents (default mcts,explore)")
     parser.add_argument("--jobs", type=int, default=1, help="runs played at once (each its own process)")
     parser.add_argument("--trace", metavar="DIR", help="write each planner run's per-move search to DIR")
+    parser.add_argument("--json", metavar="FILE", help="append every run as one JSON line to FILE")
     args = parser.parse_args()
     games = args.games or ["bundled", *TEXTWORLD]
     seeds = [int(s) for s in args.seeds.split(",")]
     agents = args.agents.split(",")
     budget = f"{args.sims} simulations" if args.sims else f"{args.time_per_move:g} s"
     print(f"{args.steps} steps per game, planner budget {budget} per move, seeds {args.seeds}")
-    print(f"{'game':<22} {'agent':<8} {'seed':>4} {'best':>9} {'norm':>5} {'at step':>7} {'s/move':>7}  stopped")
+    print(f"{'game':<22} {'agent':<8} {'seed':>4} {'best':>9} {'norm':>5} {'at step':>7} {'s/move':>7} "
+          f"{'rooms':>5} {'deaths':>6}  stopped")
     jobs = [(g, a, s, args) for g in games for s in seeds for a in agents]
     results: list[Result] = []
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for r in pool.map(_run, jobs):
             results.append(r)
             print(f"{r.game:<22} {r.agent:<8} {r.seed:>4} {r.best:>4}/{r.max_score:<4} {r.normalised:>5.2f} "
-                  f"{r.steps_to_best:>7} {r.seconds_per_move:>7.2f}  {r.ended}", flush=True)
+                  f"{r.steps_to_best:>7} {r.seconds_per_move:>7.2f} {r.rooms:>5} {r.deaths:>6}  {r.ended}", flush=True)
+            if args.json:
+                with open(args.json, "a", encoding="utf-8") as out:
+                    out.write(json.dumps({**dataclasses.asdict(r), "steps_asked": args.steps, "budget": budget,
+                                          "when": time.strftime("%Y-%m-%dT%H:%M:%S")}) + "\n")
     print(f"\n| game | {' | '.join(agents)} |\n|---|{'---|' * len(agents)}")
     for game in dict.fromkeys(r.game for r in results):
         cells = []
