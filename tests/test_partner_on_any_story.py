@@ -48,11 +48,13 @@ def test_at_an_offer_after_a_fall_the_partner_answers_and_never_walks(tmp_path: 
         assert s.critic is not None
         verdict = s.critic.judge("no", s.situation())
         assert verdict.fatal and not verdict.accepted
-        # A direction typed at the question is no way tried: the Room panel's memory keeps no "blocked" for it.
+        # A direction typed at the question is no way tried, and in the dark the search's refused steps
+        # are no ways refused (the way back up is open once there is light): nothing reads "blocked".
         s.play("west")
-        assert s.current.question
-        _, _, blocked = q.exits(s.memory) if s.memory is not None else (None, None, [])
-        assert "west" not in blocked
+        assert s.current.question and s.memory is not None
+        s.situation()  # hands the memory this state's valid actions, as a proposal does
+        _, _, blocked = q.exits(s.memory)
+        assert "west" not in blocked and "up" not in blocked, blocked
         taken_up = s.play(proposal.command)
         assert not taken_up.question and not taken_up.dead and taken_up.location is not None
 

@@ -304,7 +304,8 @@ class Ingestor:
         before is blocked no longer (a door was opened since); a direction an
         earlier state here accepted and this one does not is closed; the way
         back along a passage walked here that the game does not accept is
-        blocked. A direction the search saw lead to a room already visited is
+        blocked (where the player can see: in the dark a story may refuse
+        every step). Nothing is learned at a question. A direction the search saw lead to a room already visited is
         an exit to it, walked or not: nothing new lies that way.
 
         Args:
@@ -313,6 +314,8 @@ class Ingestor:
             t: The turn number.
             destinations: The room object number each direction led to in the search.
         """
+        if turn.question:
+            return  # the valid actions at a question are its answers: they say nothing of the ways out
         directions = list(dict.fromkeys(d for a in turn.valid_actions or () if (d := direction_of(a))))
         for command, number in (destinations or {}).items():
             direction, there = direction_of(command), object_id(number)
@@ -340,7 +343,10 @@ class Ingestor:
             if fact.detail not in directions:
                 self.close(fact, t)
         # A way back the search found going nowhere is no way back
-        # (a slide down a chute), as if the player had tried it.
+        # (a slide down a chute), as if the player had tried it. Not in the dark: there a story may
+        # refuse every step ("another blind step and the shaft will have you"), whichever way.
+        if turn.dark:
+            return
         for fact in self.mirror.by(relation=EXIT, dst=room):
             back = OPPOSITE.get(fact.detail)
             if back and back not in directions and back not in walked:
