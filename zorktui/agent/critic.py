@@ -202,6 +202,15 @@ class Critic:
         if after.dark and not now.dark and not moved and not after.question:
             # Whatever the verb ("off", "blow out", "cover lamp"): where the player stands goes dark.
             return -1.5, ["look-ahead: leaves you in the dark here"], LOSES_LIGHT, False, False
+        banked = situation.log.banked() if not moved else set()
+        if banked:
+            # What was put away for points stays where it scored: taking it out again (emptying its
+            # case, taking it back) undoes the points in many stories.
+            was = {o.name: o.parent for o in now.visible if o.name in banked}
+            later = {o.name: o.parent for o in after.visible} | {o.name: -1 for o in after.inventory}
+            undone = [name for name, parent in was.items() if later.get(name) != parent]
+            if undone:
+                return -0.9, [f"look-ahead: takes out the {undone[0]}, put away for points"], "undoes points", False, False
         if now.dark and not after.dark and not moved and not after.question:
             # Light where the player stands, whatever the verb: the way back to a lit state is no loop.
             return 0.6, ["look-ahead: light to see by"], "lights the dark", False, False
@@ -234,11 +243,11 @@ class Critic:
             delta -= 0.45
             reasons.append("look-ahead: gives up something carried")
             what.append("loses an item")
-        if after.state_hash == now.state_hash:
+        if after.key == now.key:
             delta -= 0.4
             reasons.append("look-ahead: nothing changes")
             what.append("no change")
-        elif situation.log.visits(after.state_hash):
+        elif situation.log.visits(after.key):
             # Walking back through known rooms is normal; undoing what was just done is not.
             if moved:
                 penalty = 0.2 if situation.guards.revisit else 0.1

@@ -152,7 +152,7 @@ class Explorer:
             self._refused_in_state.setdefault(state, {})[command] = turn
             if direction_of(command):
                 self._ways_refused[(where, direction_of(command) or command)] = turn
-        in_state = self._refused_in_state.setdefault(situation.turn.state_hash, {})
+        in_state = self._refused_in_state.setdefault(situation.turn.key, {})
         in_state.update(dict.fromkeys(refused, now))
         refused_before = {c for c, when in in_state.items() if now - when <= _REFUSALS_KEPT} - refused
         for said in refused:
@@ -180,7 +180,14 @@ class Explorer:
         valid = [a for a in (situation.valid_actions or ()) if normal(a) not in avoid and not presentation_only(a)]
         # A pair of commands seen to undo each other (on and off) is nothing new in any room.
         undone = log.undone()
-        untried = [a for a in valid if normal(a) not in tried | undone and not normal(a).startswith(_NEVER)]
+        # Never a thing whose putting away earned points (a treasure in its case), nor one left to make room.
+        banked = log.banked()
+
+        def worth_taking(take: str) -> bool:
+            thing = _taken_thing(take)
+            return not self._was_left(take) and not (thing and any(_same_thing(thing, b) for b in banked))
+        untried = [a for a in valid if normal(a) not in tried | undone and not normal(a).startswith(_NEVER)
+                   and (_taken_thing(a) is None or worth_taking(a))]
         blocked = set(situation.map.blocked)
         failed = log.failed_moves_here(situation.room_id)
         walked = set(situation.map.exit_directions)
@@ -188,7 +195,7 @@ class Explorer:
         back = set(situation.map.back) if situation.map.rooms else {came_from(log)} - {None}
 
         def idea(command: str, why: str, objective: str) -> Idea:
-            self._last_idea = (now, situation.turn.state_hash, situation.room_id, normal(command))
+            self._last_idea = (now, situation.turn.key, situation.room_id, normal(command))
             return Idea(command=command, source=self.name, reflection=why, objective=objective)
 
         if situation.turn.question:
@@ -221,10 +228,10 @@ class Explorer:
         # comes back first, tried here or not: a light left behind sends every later step into the dark.
         for a in valid:
             thing = _taken_thing(a)
-            if thing and any(_same_thing(thing, had) for had in log.carried_once()) and not self._was_left(a):
+            if thing and any(_same_thing(thing, had) for had in log.carried_once()) and worth_taking(a):
                 return idea(a, f"Pick up the {thing} again: it was carried before.", "collect useful things")
         for a in untried:
-            if normal(a).startswith(TAKE) and not self._was_left(a):
+            if normal(a).startswith(TAKE) and worth_taking(a):
                 return idea(a, "Pick up what can be carried.", "collect useful things")
         # A thing here the game will not let the player take for what is carried already (the
         # sword in a living room reached with arms full of leaves and nests): leave the least

@@ -56,11 +56,11 @@ def refuse_repeat(log: PlayLog, command: str) -> str | None:
     return None
 
 
-def _returns(turns: list[Turn], state_hash: str) -> int:
+def _returns(turns: list[Turn], key: str) -> int:
     """How many times play came to a state: runs of turns in it, each run counted once."""
     runs, inside = 0, False
     for turn in turns:
-        here = turn.state_hash == state_hash
+        here = turn.key == key
         runs += here and not inside
         inside = here
     return runs
@@ -77,10 +77,10 @@ def inspect(log: PlayLog) -> GuardReport:
     # A command that changed nothing leaves the world as it was: that is no return to it. A state
     # counts again only when play left it and came back (a run of equal states is one visit).
     window = log.turns[-(WINDOW + 1):]
-    if len(log.turns) > 1 and _returns(log.turns, current.state_hash) > 1:
+    if len(log.turns) > 1 and _returns(log.turns, current.key) > 1:
         report.revisit = True
         report.warnings.append("This exact situation has happened before: the last moves undid each other.")
-    if _returns(window, current.state_hash) >= REVISITS_FOR_LOOP:
+    if _returns(window, current.key) >= REVISITS_FOR_LOOP:
         report.looping = True
     idle = log.turns_since_score()
     for step in reversed(NO_SCORE_STEPS):

@@ -195,14 +195,14 @@ class PlayLog:
         pairs: set[str] = set()
         for before, first, second in zip(self.turns, self.turns[1:], self.turns[2:]):
             still = before.location is not None and first.location == before.location == second.location
-            if (still and first.changed and second.state_hash == before.state_hash and first.command and second.command
+            if (still and first.changed and second.key == before.key and first.command and second.command
                     and first.reward <= 0 and second.reward <= 0):
                 pairs |= {normal(first.command), normal(second.command)}
         return pairs
 
-    def visits(self, state_hash: str) -> int:
-        """How many turns on this line ended in a given world state."""
-        return sum(1 for t in self.turns if t.state_hash == state_hash)
+    def visits(self, key: str) -> int:
+        """How many turns on this line ended in a given moment (:attr:`Turn.key`)."""
+        return sum(1 for t in self.turns if t.key == key)
 
     def turns_since_score(self) -> int:
         """Commands played since the score last went up (or since the start)."""
@@ -212,6 +212,13 @@ class PlayLog:
                 break
             n += 1
         return n
+
+    def banked(self) -> set[str]:
+        """Names of things a command that earned points took from the player (a treasure put in its case).
+
+        Taking such a thing back undoes what scored: in many stories it loses the points again.
+        """
+        return {name for c in self.consequences if c.reward > 0 for name in c.lost}
 
     def carried_once(self) -> set[str]:
         """Names of everything the player has picked up at some point in this line of play."""

@@ -93,6 +93,11 @@ class Game:
 
     # ------------------------------------------------------------------ facts
     @property
+    def prompt_at(self) -> tuple[int, int]:
+        """Where the story waits for commands: (program counter, call depth); elsewhere it asks a question."""
+        return self.model.asking.prompt_at
+
+    @property
     def max_score(self) -> int | None:
         """The maximum score where the story makes it knowable, else None."""
         return self._max_score

@@ -85,6 +85,17 @@ class Turn:
     question: bool = False
     valid_actions: tuple[str, ...] | None = field(default=None, compare=False)
 
+    @property
+    def key(self) -> str:
+        """The moment's identity: the world's hash, told apart while the story waits at a question.
+
+        A question is often asked before anything in the world changes ("Shall
+        I split the floor?"): same world, another moment, other things to type.
+        Searches, loop guards and novelty count moments; the trajectory keeps
+        ``state_hash``, the world's.
+        """
+        return f"{self.state_hash}?" if self.question else self.state_hash
+
     def to_record(self) -> dict[str, object]:
         """The turn's fields as in the trajectory schema v1 (without session-level fields)."""
         return {

@@ -104,7 +104,7 @@ class LlmPrior:
         Returns:
             (new priors, tokens spent, cost, a note for people or "").
         """
-        key = situation.turn.state_hash
+        key = situation.turn.key
         actions = sorted(priors, key=lambda a: -priors[a])[:MAX_LISTED]
         weights = self._memo.get(key)
         tokens, cost, note = 0, 0.0, ""

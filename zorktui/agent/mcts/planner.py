@@ -143,13 +143,13 @@ class MctsPlanner:
                     raise GameError("the planner has been closed")
                 if situation.state is None:
                     raise GameError("the planner needs the game's state in the situation")
-                key = situation.turn.state_hash
+                key = situation.turn.key
                 tokens, cost = 0, 0.0
                 notes: list[str] = []
                 if key != self._last_root or not situation.refused:
                     tokens, cost, notes = self._search(situation)
                     self._last_root = key
-                root = self.nodes.get(situation.turn.state_hash)
+                root = self.nodes.get(situation.turn.key)
                 return self._chooser.choose(situation, self.nodes, root, self.report, tokens, cost, notes)
             finally:
                 if self._closed:
@@ -215,7 +215,7 @@ class MctsPlanner:
         return tokens, cost, notes
 
     def _root(self, state: GameState, situation: Situation) -> Node:
-        key = state.turn.state_hash
+        key = state.turn.key
         if len(self.nodes) > self.settings.max_nodes:
             self.nodes.clear()
             self.bounds = Bounds()
@@ -304,13 +304,13 @@ class MctsPlanner:
                 except GameError:
                     edge.noop = True
                     continue
-                if after.state_hash == node.key:
+                if after.key == node.key:
                     edge.noop = True  # changes nothing from here: never worth a simulation
                     continue
                 edge.died = (after.dead or after.done) and not after.victory
-                child = self.nodes.get(after.state_hash)
+                child = self.nodes.get(after.key)
                 if child is None:
-                    child = Node(after.state_hash, self._fork.state(), after)
+                    child = Node(after.key, self._fork.state(), after)
                     self.nodes[child.key] = child
                     fresh = True
                 edge.child = child.key

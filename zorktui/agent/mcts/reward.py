@@ -84,7 +84,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None,
     value = points(before, after) * point_value(max_score)
     if after.done or (after.dead if died is None else died):  # a death with a new life costs as much (Zork)
         return value + (GAME_VALUE / 2 if after.victory else DEATH)
-    value -= REVISIT * min(news.visits.get(after.state_hash, 0), REVISIT_CAP)
+    value -= REVISIT * min(news.visits.get(after.key, 0), REVISIT_CAP)
     value -= LOST_THING * len(things_taken(after, before))
     if after.location is not None and not after.dark and after.location.id not in news.rooms:
         news.rooms.add(after.location.id)
@@ -98,7 +98,7 @@ def step_reward(before: Turn, after: Turn, news: Novelty, max_score: int | None,
 
 def real_novelty(turns: list[Turn]) -> Novelty:
     """What the real line of play has already reached."""
-    news = Novelty(visits=Counter(t.state_hash for t in turns))
+    news = Novelty(visits=Counter(t.key for t in turns))
     for t in turns:
         if t.location is not None and not t.dark:
             news.rooms.add(t.location.id)

@@ -142,13 +142,20 @@ class CandidatePlaying:
         return workers if workers is not None and workers.wait_ready() else None
 
     def _read(self, played: list[Outcome]) -> list[_Played]:
-        """Per command: objects hash, kept globals (all read in one go), move counter and where it waits."""
+        """Per command: objects hash, kept globals (all read in one go), move counter and where it waits.
+
+        A command after which the story asks a question ("Shall I split the
+        floor?") has done something though the world is as it was: its hash
+        is marked, so it is another moment than the prompt's.
+        """
         raws = [raw for _digest, raw, _at in played]
         table = globals_table(raws)
         kept = self.game.fingerprint.kept_globals_of(raws)
         moves_global = self._moves_global()
         moves = table[:, moves_global].tolist() if moves_global is not None else [None] * len(played)
-        return [(digest, row, m, at) for (digest, _raw, at), row, m in zip(played, kept, moves)]
+        prompt_at = self.game.prompt_at
+        return [(digest + b"?" if at not in (None, prompt_at) else digest, row, m, at)
+                for (digest, _raw, at), row, m in zip(played, kept, moves)]
 
     def _moves_global(self) -> int | None:
         """The global counting moves, where the story keeps one (not a clock)."""

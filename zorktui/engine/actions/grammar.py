@@ -101,6 +101,10 @@ def learn_templates(vm: Interpreter, zm: ZMachine, held_object: str | None) -> T
                 templates.single.append(f"{verb} {particle} {{0}}")
     vm.restore(start)
     zm.refresh(vm.ram())
+    if not templates.single:
+        # A parser that never asks for a missing object (a story's own, answering a bare "take" as it
+        # answers nonsense): any verb may take one, and the search finds out which do.
+        templates.single = [f"{verb} {{0}}" for verb in templates.intransitive]
     if held_object:
         learn_double_templates(vm, zm, templates, held_object)
     return templates

@@ -22,3 +22,7 @@ class SearchedGame(Protocol):
     sight: Sight
     current: Turn
     _deadly: set[str]
+
+    @property
+    def prompt_at(self) -> tuple[int, int]:
+        """Where the story waits for commands (elsewhere, it asks a question)."""
