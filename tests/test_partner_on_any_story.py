@@ -16,7 +16,7 @@ from zorktui.engine.directions import direction_of
 from zorktui.engine.game import Game
 from zorktui.memory import queries as q
 from zorktui.session.factory import SessionOptions, build_session
-from zorktui.session.session import Session
+from zorktui.session.session import Session, StopRules
 
 CHALK = Path(__file__).resolve().parent / "data" / "any" / "chalk.z5"
 #: From the Tollhouse to the Root Chamber below the hatch, the lamp carried and lit.
@@ -108,3 +108,21 @@ def test_a_command_that_changes_nothing_is_no_return_to_an_old_state() -> None:
         assert guards.inspect(log).revisit
     finally:
         game.close()
+
+
+def test_the_explorer_wins_the_cave_without_a_death(tmp_path: Path) -> None:
+    # The mask's question answered, the moss watered once the flask is full (it did nothing while empty),
+    # the treasures banked and never taken out again.
+    s = build_session(SessionOptions(story=str(CHALK), agent="explore", mode="autopilot", seed=1, knowledge=False,
+                                     session=tmp_path / "s", stop=StopRules(steps=100, on_loop=False))).session
+    try:
+        s.run_autopilot(100)
+        turns = s.log.turns
+        assert turns[-1].victory and turns[-1].score == 70, (turns[-1].turn, turns[-1].score)
+        assert not any(t.dead for t in turns)
+        taken_back = [c.command for c in s.log.consequences if c.command.startswith("take ") and " from " in c.command
+                      and c.command.split()[1] in {"amber", "silver", "jade", "opal"}]
+        assert taken_back == []
+    finally:
+        s.close()
+        s.game.close()

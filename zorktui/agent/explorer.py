@@ -123,16 +123,25 @@ class Explorer:
         return thing is not None and any(_same_thing(thing, left) or _same_thing(left, thing)
                                          for left in self._left_behind)
 
+    def _worth_taking(self, command: str, banked: set[str]) -> bool:
+        """Whether a command is no take of a thing left to make room or put away for points (any other command is)."""
+        thing = _taken_thing(command)
+        if thing is None:
+            return True
+        return not self._was_left(command) and not any(_same_thing(thing, b) for b in banked)
+
     def _left_in(self, situation: Situation, room_id: int, anywhere: set[str]) -> list[str]:
         """Commands a room last offered that were never typed there nor anywhere else (moves aside).
 
         Not those on offer here too, nor those about things carried: they need no walk.
         """
-        tried = set(situation.log.tried_here(room_id)) | self._refused.get(room_id, set())
+        tried = set(situation.log.tried_here(room_id)) - situation.log.changed_since(room_id)
+        tried |= self._refused.get(room_id, set())
         here = {normal(a) for a in situation.valid_actions or ()}
         carried = _carried_words(situation)
+        banked = situation.log.banked()
         return [a for a in self._offered.get(room_id, ())
-                if normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
+                if self._worth_taking(a, banked) and normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
                 and normal(a) not in self._refused_anywhere
                 and direction_of(a) is None and not _only_about(a, carried)
                 and not normal(a).startswith(_NEVER + _LAST) and not presentation_only(a)]
@@ -170,7 +179,8 @@ class Explorer:
                 if (when is not None and now - when <= _REFUSALS_KEPT) or self._dark_ways.get(way) == carrying:
                     return True
             return False
-        tried = set(log.tried_here(situation.room_id))
+        # What did nothing here with a thing changed since (the flask filled) is worth another try.
+        tried = set(log.tried_here(situation.room_id)) - log.changed_since(situation.room_id)
         useless = log.useless_here(situation.room_id)
         # Things refused here on an earlier turn (the critic's look-ahead saw them lose something)
         # are not proposed again (a way refused then may be open now: a door was unlocked).
@@ -184,10 +194,9 @@ class Explorer:
         banked = log.banked()
 
         def worth_taking(take: str) -> bool:
-            thing = _taken_thing(take)
-            return not self._was_left(take) and not (thing and any(_same_thing(thing, b) for b in banked))
+            return self._worth_taking(take, banked)
         untried = [a for a in valid if normal(a) not in tried | undone and not normal(a).startswith(_NEVER)
-                   and (_taken_thing(a) is None or worth_taking(a))]
+                   and worth_taking(a)]
         blocked = set(situation.map.blocked)
         failed = log.failed_moves_here(situation.room_id)
         walked = set(situation.map.exit_directions)

@@ -21,6 +21,9 @@ LIGHT_UP = ("turn on ", "switch on ", "light ", "activate ")
 #: How games word putting out a light.
 PUT_OUT = ("extinguish ", "blow out ", "douse ", "switch off ", "turn off ", "put out ", "deactivate ", "unlight ",
            "snuff ")
+#: Words that link a command's things ("with", "on"): no thing of their own.
+_LINKING = frozenset({"with", "in", "into", "on", "onto", "to", "from", "at", "the", "a", "an", "under", "over",
+                      "through", "inside", "upon"})
 #: How commands pick a thing up, and put one down.
 TAKE = ("take ", "get ", "pick up ")
 DROP = ("drop ", "put down ", "discard ")
@@ -166,11 +169,34 @@ class PlayLog:
         return list(dict.fromkeys(normal(c.command) for c in self.here(room_id)))
 
     def useless_here(self, room_id: int | None = None) -> set[str]:
-        """Commands that did nothing at all the last time they were typed in the room."""
+        """Commands that did nothing at all the last time they were typed in the room (and may not now either).
+
+        Not those :meth:`changed_since` holds: a thing they name has changed since.
+        """
         last: dict[str, Consequence] = {}
         for c in self.here(room_id):
             last[normal(c.command)] = c
-        return {cmd for cmd, c in last.items() if c.useless}
+        return {cmd for cmd, c in last.items() if c.useless} - self.changed_since(room_id)
+
+    def changed_since(self, room_id: int | None = None) -> set[str]:
+        """Commands that did nothing the last time they were typed in a room, naming a thing changed since.
+
+        "pour flask on moss" did nothing with the flask empty; once "fill flask"
+        changed the world (without a move), it is worth another try. Read from
+        what each command did, not from its verb: a later command that changed
+        the world and names one of the same things.
+        """
+        last: dict[str, Consequence] = {}
+        for c in self.here(room_id):
+            last[normal(c.command)] = c
+        changers = [(c.turn, set(normal(c.command).split()[1:]) - _LINKING)
+                    for c in self.consequences if c.changed and not c.moved_to and not c.answer]
+        again = set()
+        for cmd, c in last.items():
+            things = set(cmd.split()[1:]) - _LINKING
+            if c.useless and things and any(turn > c.turn and things & words for turn, words in changers):
+                again.add(cmd)
+        return again
 
     def failed_moves_here(self, room_id: int | None = None) -> Counter[str]:
         """Directions typed in a room that did not take the player anywhere, with how often."""
