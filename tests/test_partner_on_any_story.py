@@ -126,3 +126,19 @@ def test_the_explorer_wins_the_cave_without_a_death(tmp_path: Path) -> None:
     finally:
         s.close()
         s.game.close()
+
+
+def test_a_question_in_play_is_answered_without_a_refusal(tmp_path: Path) -> None:
+    # Dry Parcel (Inform 7): "Trust your weight to it?" Either answer leaves the world as the player may
+    # have seen it before; neither is a loop, and the first the story offers is played.
+    ferry = CHALK.with_name("ferry.z8")
+    s = build_session(SessionOptions(story=str(ferry), agent="explore", mode="human", session=tmp_path / "s")).session
+    try:
+        for command in ["take parcel", "east", "pull rope"]:
+            s.play(command)
+        assert s.current.question and not s.current.dead
+        proposal = s.propose()
+        assert proposal is not None and proposal.command == "yes" and not proposal.refused, proposal
+    finally:
+        s.close()
+        s.game.close()

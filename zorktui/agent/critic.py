@@ -195,6 +195,11 @@ class Critic:
             # The offer after a death, taken up: whatever it costs, the story goes on.
             cost = f" at {after.reward:+d} points" if after.reward < 0 else ""
             return 0.2, [f"look-ahead: takes the new life offered{cost}"], f"a new life{cost}", False, True
+        if now.question:
+            # An answer must be given: short of a death, no answer is a step back or a loop.
+            points = [f"{after.reward:+d} points"] if after.reward else []
+            return 0.1 + 0.3 * (after.reward > 0) - 0.4 * (after.reward < 0), ["look-ahead: answers the question"], \
+                ", ".join(points) or "an answer", False, False
         if after.reward < 0:
             return -0.8, [f"look-ahead: loses {-after.reward} points"], f"{after.reward:+d} points", False, False
         delta, reasons, what = 0.0, [], []
