@@ -141,7 +141,8 @@ class Explorer:
         carried = _carried_words(situation)
         banked = situation.log.banked()
         return [a for a in self._offered.get(room_id, ())
-                if self._worth_taking(a, banked) and normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
+                if self._worth_taking(a, banked)
+                and normal(a) not in tried and normal(a) not in anywhere and normal(a) not in here
                 and normal(a) not in self._refused_anywhere
                 and direction_of(a) is None and not _only_about(a, carried)
                 and not normal(a).startswith(_NEVER + _LAST) and not presentation_only(a)]
@@ -192,11 +193,8 @@ class Explorer:
         undone = log.undone()
         # Never a thing whose putting away earned points (a treasure in its case), nor one left to make room.
         banked = log.banked()
-
-        def worth_taking(take: str) -> bool:
-            return self._worth_taking(take, banked)
         untried = [a for a in valid if normal(a) not in tried | undone and not normal(a).startswith(_NEVER)
-                   and worth_taking(a)]
+                   and self._worth_taking(a, banked)]
         blocked = set(situation.map.blocked)
         failed = log.failed_moves_here(situation.room_id)
         walked = set(situation.map.exit_directions)
@@ -237,10 +235,10 @@ class Explorer:
         # comes back first, tried here or not: a light left behind sends every later step into the dark.
         for a in valid:
             thing = _taken_thing(a)
-            if thing and any(_same_thing(thing, had) for had in log.carried_once()) and worth_taking(a):
+            if thing and any(_same_thing(thing, had) for had in log.carried_once()) and self._worth_taking(a, banked):
                 return idea(a, f"Pick up the {thing} again: it was carried before.", "collect useful things")
         for a in untried:
-            if normal(a).startswith(TAKE) and worth_taking(a):
+            if normal(a).startswith(TAKE) and self._worth_taking(a, banked):
                 return idea(a, "Pick up what can be carried.", "collect useful things")
         # A thing here the game will not let the player take for what is carried already (the
         # sword in a living room reached with arms full of leaves and nests): leave the least

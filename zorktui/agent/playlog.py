@@ -189,14 +189,13 @@ class PlayLog:
         last: dict[str, Consequence] = {}
         for c in self.here(room_id):
             last[normal(c.command)] = c
-        changers = [(c.turn, set(normal(c.command).split()[1:]) - _LINKING)
-                    for c in self.consequences if c.changed and not c.moved_to and not c.answer]
-        again = set()
-        for cmd, c in last.items():
-            things = set(cmd.split()[1:]) - _LINKING
-            if c.useless and things and any(turn > c.turn and things & words for turn, words in changers):
-                again.add(cmd)
-        return again
+        # The latest turn a world-changing command (no move, no answer) named each word.
+        changed_at: dict[str, int] = {}
+        for c in self.consequences:
+            if c.changed and not c.moved_to and not c.answer:
+                changed_at.update(dict.fromkeys(set(normal(c.command).split()[1:]) - _LINKING, c.turn))
+        return {cmd for cmd, c in last.items()
+                if c.useless and any(changed_at.get(word, -1) > c.turn for word in set(cmd.split()[1:]) - _LINKING)}
 
     def failed_moves_here(self, room_id: int | None = None) -> Counter[str]:
         """Directions typed in a room that did not take the player anywhere, with how often."""

@@ -305,8 +305,9 @@ class Ingestor:
         earlier state here accepted and this one does not is closed; the way
         back along a passage walked here that the game does not accept is
         blocked (where the player can see: in the dark a story may refuse
-        every step). Nothing is learned at a question. A direction the search saw lead to a room already visited is
-        an exit to it, walked or not: nothing new lies that way.
+        every step). A direction the search saw lead to a room already
+        visited is an exit to it, walked or not: nothing new lies that way.
+        Nothing is learned at a question.
 
         Args:
             turn: The turn, its ``valid_actions`` filled.
