@@ -102,7 +102,7 @@ class Asking:
 
         Answers the story refuses (it asks again from the same place, the world
         unchanged) are left out, and of answers that lead to the same world
-        and place only the first is kept ("yes" before "y").
+        and place with the same reply only the first is kept ("yes" before "y").
 
         Args:
             vm: The interpreter, waiting at the question.
@@ -114,7 +114,7 @@ class Asking:
         where = vm.position()
         world = self._fingerprint(vm.ram())
         found: list[Outcome] = []
-        seen: set[tuple[str, tuple[int, int], bool]] = set()
+        seen: set[tuple[str, tuple[int, int], bool, str]] = set()
         try:
             for answer in offered_answers(question):
                 reply = vm.step(answer)
@@ -124,7 +124,9 @@ class Asking:
                 if not halted and place == where and after == world:
                     vm.restore(before)
                     continue  # asked again: not an answer
-                key = (after, place, halted)
+                # The same world, place and reply is the same answer ("y" after "yes"); the reply
+                # tells answers apart where the world's hash cannot see what they changed.
+                key = (after, place, halted, split_reply(reply).narrative)
                 if key in seen:
                     vm.restore(before)
                     continue
