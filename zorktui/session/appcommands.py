@@ -21,7 +21,7 @@ APP_COMMANDS: dict[str, tuple[str, str]] = {
     "speed": ("SECONDS", "wait between autopilot commands"),
     "reject": ("[REASON]", "refuse the agent's proposal and say why"),
     "memory": ("", "open the memory inspector"),
-    "map": ("", "zoom the map (again to unzoom)"),
+    "map": ("", "zoom the map (Escape or typing unzooms)"),
     "theme": ("NAME", "switch the colour theme"),
     "help": ("", "keys and app commands"),
     "quit": ("", "save and quit"),

@@ -34,7 +34,7 @@ from zorktui.session import events as ev
 from zorktui.ui.messages import SessionClosed, SessionEvent
 from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions
-from zorktui.ui.screens.main import main_layout
+from zorktui.ui.screens.main import MainScreen, main_layout
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
@@ -118,8 +118,14 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         # The main screen's layout on the app's own default screen: the first frame comes soonest so.
         yield from main_layout()
 
+    def get_default_screen(self) -> MainScreen:
+        """The main screen (it gives the command line focus back whenever it is shown again)."""
+        return MainScreen(id="_default")
+
     def on_mount(self) -> None:
         # The main screen's widgets are mounted by now: fill them and start the session's work.
+        # However a zoom ends (F5, /map, or Textual's own Escape), the command line takes the keys back.
+        self.watch(self.screen, "maximized", self.maximized_changed, init=False)
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
         self.study.apply_layout(self.screen)

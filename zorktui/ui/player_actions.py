@@ -249,7 +249,6 @@ class PlayerActions(AppMixin):
         self.zoomed = name
         if name is None:
             self.screen.minimize()
-            self.query_one(CommandLine).focus()
             return
         widget = self.query_one(f"#{name}")
         widget.display = True
@@ -273,7 +272,7 @@ class PlayerActions(AppMixin):
             keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
             rows.append((keys.replace(",", ", "), binding.id or "", binding.tooltip or binding.description))
         rows.append(("enter", "", "play the command; on an empty line, play the agent's proposal"))
-        rows.append(("escape", "", "unzoom"))
+        rows.append(("escape", "", "unzoom (typing unzooms too, into the command line)"))
         rows.append(("ctrl+p", "", "command palette (app commands, themes, keys, quit)"))
         return rows
 
@@ -287,6 +286,22 @@ class PlayerActions(AppMixin):
 
         self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
 
+    def maximized_changed(self, widget: object | None) -> None:
+        """The main screen's zoom changed, by F5, /map or Textual's own Escape: unzoomed, the keys go to the command line."""
+        if widget is None:
+            self.zoomed = None
+            self.query_one(CommandLine).focus()
+
     def on_key(self, event: events.Key) -> None:
-        if event.key == "escape" and self.zoomed is not None and len(self.screen_stack) == 1:
+        # A character typed where nothing takes text (a zoomed panel, a clicked panel) is not dropped:
+        # it unzooms and goes to the command line, as if the person had never left it.
+        if not event.is_printable or event.character is None or len(self.screen_stack) > 1 \
+                or isinstance(self.focused, Input):
+            return
+        line = self.query_one(CommandLine)
+        if self.zoomed is not None:
             self.zoom_to(None)
+        line.focus()
+        line.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()

@@ -7,8 +7,10 @@ and keeps the bindings and the behaviour; the panels' sizes are in ``app.tcss``.
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer
 
 from zorktui.ui.widgets.agentpanel import AgentPanel
@@ -32,3 +34,13 @@ def main_layout() -> ComposeResult:
             yield AgentPanel(id="agent")
     yield Footer(compact=True)
 
+
+
+class MainScreen(Screen[None]):
+    """The app's default screen: the command line takes the keys back whenever this screen is shown again."""
+
+    def on_screen_resume(self, _: events.ScreenResume) -> None:
+        # Closing help, the inspector or a dialog leaves the person typing, not on whatever had focus before.
+        line = self.query(CommandLine)
+        if line and line.first().display:
+            line.first().focus()

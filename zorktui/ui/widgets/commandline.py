@@ -28,7 +28,8 @@ class CommandLine(Input):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         self.completer = CommandSuggester()
-        super().__init__(placeholder=PLACEHOLDER, suggester=self.completer, id=id)
+        # Focus coming back (after a zoom, a dialog, a typed key) keeps what is typed: no select-all to overwrite.
+        super().__init__(placeholder=PLACEHOLDER, suggester=self.completer, id=id, select_on_focus=False)
         self.history: list[str] = []
         self._index = 0
         self._draft = ""

@@ -1,0 +1,102 @@
+"""The command line gets the keys back whenever a zoom, a screen or a dialog closes, and no typed key is dropped.
+
+Every test types with ``pilot.press`` into whatever has focus (never by
+focusing the command line first), so a key that lands nowhere shows up as a
+command missing from the trajectory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_ui import make_app, proposal_ready, run, settle, turn_records, until
+from zorktui.ui.widgets.commandline import CommandLine
+
+SIZE = (120, 36)
+
+
+def commands(tmp_path: Path) -> list[str]:
+    return [r["command"] for r in turn_records(tmp_path)]
+
+
+async def type_keys(pilot: object, text: str) -> None:
+    """Press each character of ``text`` and Enter into whatever has focus."""
+    await pilot.press(*text, "enter")  # type: ignore[attr-defined]
+
+
+def test_escape_after_a_zoom_gives_the_command_line_the_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f5")
+            assert app.screen.maximized is app.query_one("#transcript")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen.maximized is None and app.zoomed is None
+            assert isinstance(app.focused, CommandLine)
+            await type_keys(pilot, "look")
+            await settle(pilot, app)
+            # /map zooms; Escape unzooms it the same way
+            await type_keys(pilot, "/map")
+            await pilot.pause()
+            assert app.zoomed == "map"
+            await pilot.press("escape")
+            await pilot.pause()
+            await type_keys(pilot, "inventory")
+            await settle(pilot, app)
+        assert commands(tmp_path) == ["look", "inventory"]
+
+    run(go())
+
+
+def test_typing_while_zoomed_unzooms_into_the_command_line_without_losing_a_key(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f5", "f5")
+            assert app.zoomed == "room"
+            assert not app.query_one(CommandLine).display or app.screen.maximized is not None
+            await type_keys(pilot, "look")
+            await settle(pilot, app)
+            assert app.screen.maximized is None and app.zoomed is None
+            # A click on a panel takes focus from the command line; typing brings it back
+            await pilot.click("#transcript")
+            await pilot.pause()
+            assert not isinstance(app.focused, CommandLine)
+            await type_keys(pilot, "wait")
+            await settle(pilot, app)
+        assert commands(tmp_path) == ["look", "wait"]
+
+    run(go())
+
+
+def test_closing_help_or_a_dialog_gives_the_command_line_the_keys(tmp_path: Path) -> None:
+    app = make_app(tmp_path, mode="coplay", agent="explore")
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f1")
+            await pilot.pause()
+            assert len(app.screen_stack) == 2
+            await pilot.press("escape")
+            await pilot.pause()
+            assert len(app.screen_stack) == 1 and isinstance(app.focused, CommandLine)
+            await type_keys(pilot, "look")
+            await settle(pilot, app)
+            await until(pilot, lambda: proposal_ready(app))
+            await pilot.press("ctrl+r")
+            await pilot.pause()
+            assert len(app.screen_stack) == 2
+            await pilot.press("escape")  # the reject dialog, cancelled
+            await pilot.pause()
+            assert len(app.screen_stack) == 1 and isinstance(app.focused, CommandLine)
+            await type_keys(pilot, "inventory")
+            await settle(pilot, app)
+        assert commands(tmp_path) == ["look", "inventory"]
+
+    run(go())
