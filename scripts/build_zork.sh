@@ -119,8 +119,8 @@ for n in $GAMES; do
     cp "$dir"/*.zil "$stage"/
     echo "== $game (sources: $dir)"
 
-    # INSERT-FILE "X" is looked up as x.zil next to the main file.
-    for inc in $(grep -oiE '<INSERT-FILE[[:space:]]+"[^"]+"' "$dir/$game.zil" \
+    # INSERT-FILE "X" (or the IFILE macro over it, as zork2.zil has) is looked up as x.zil next to the main file.
+    for inc in $(grep -oiE '<(INSERT-FILE|IFILE)[[:space:]]+"[^"]+"' "$dir/$game.zil" \
                  | sed -E 's/.*"([^"]+)"/\1/' | tr 'A-Z' 'a-z'); do
         [ -f "$stage/$inc.zil" ] && continue
         borrowed=""

@@ -6,6 +6,9 @@ Shared by the app and line mode (see :mod:`zorktui.session.headless`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from zorktui.engine.vm.checkpoints import describe
 
 #: Every app command with its one-line help, in the order the help screen lists them.
 APP_COMMANDS: dict[str, tuple[str, str]] = {
@@ -82,3 +85,10 @@ def parse(text: str) -> AppCommand | None:
 def help_lines() -> list[tuple[str, str]]:
     """(usage, description) for every app command."""
     return [(f"/{name} {args}".rstrip(), text) for name, (args, text) in APP_COMMANDS.items()]
+
+
+def saves_text(saves: list[dict[str, Any]]) -> str:
+    """What ``/saves`` answers, in every front end: each checkpoint, damaged ones named as such."""
+    if not saves:
+        return "No checkpoints yet (/save NAME makes one)."
+    return "Checkpoints: " + ", ".join(describe(c) for c in saves)

@@ -16,7 +16,7 @@ from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
-from zorktui.session.appcommands import AppCommand, CommandError, parse
+from zorktui.session.appcommands import AppCommand, CommandError, parse, saves_text
 from zorktui.session.session import Session
 
 #: App commands that make sense without the app's screen.
@@ -208,11 +208,7 @@ def line_command(session: Session, command: AppCommand) -> str:
     elif name == "restore":
         session.restore(arg)
     elif name == "saves":
-        saves = session.checkpoints()
-        if not saves:
-            return "No checkpoints yet (/save NAME makes one)."
-        return "Checkpoints: " + ", ".join(
-            f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
+        return saves_text(session.checkpoints())
     elif name == "help":
         # deferred: loaded already with the session; kept beside its one use
         from zorktui.session.appcommands import help_lines

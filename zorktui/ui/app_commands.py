@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError
+from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError, saves_text
 
 if TYPE_CHECKING:  # hints only
     from zorktui.ui.app_host import AppHost
@@ -110,14 +110,7 @@ def _restore(app: AppHost, command: AppCommand) -> None:
 
 @REGISTRY.command("saves")
 def _saves(app: AppHost, command: AppCommand) -> None:
-    def listing() -> str:
-        saves = app.session.checkpoints()
-        if not saves:
-            return "No checkpoints yet (/save NAME makes one)."
-        return "Checkpoints: " + ", ".join(
-            f"{c.get('name', '?')} (turn {c.get('turn', '?')}, {c.get('location') or '?'})" for c in saves)
-
-    app.submit_job(listing, label="/saves")
+    app.submit_job(lambda: saves_text(app.session.checkpoints()), label="/saves")
 
 
 @REGISTRY.command("restart")
