@@ -125,25 +125,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
     session = built.session
     output = None
     reason = ""
+    failure: str | None = None
     try:
         output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
         if args.agent:
-            if not output.broken:
+            if not output.stopped:
                 reason = session.run_autopilot(args.steps)
         else:
             lines = source if source is not None else (_prompted_stdin() if interactive else sys.stdin)
-            # A reader that has gone (| head) reads no more turns: stop playing them.
-            commands = itertools.takewhile(lambda _: not output.broken, read_commands(lines))
+            # A reader that has gone (| head), or a file that takes no more, plays no more turns.
+            commands = itertools.takewhile(lambda _: not output.stopped, read_commands(lines))
             play_script(session, commands, actor="human" if interactive else "script")
     except KeyboardInterrupt:
         return 130
     except ZorkTuiError as exc:
-        fail(str(exc))
+        failure = str(exc)
     finally:
-        if output is not None:
-            output.close()
-        session.close()
-        session.game.close()
+        failure = _close_run(session, output) or failure
+    if failure is not None or (output is not None and output.failed):
+        fail(failure or str(output.failed if output else ""))
+    assert output is not None
     if output.broken:
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")  # main ends quietly
     last = session.current
@@ -156,6 +157,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
     elif not to_stdout and args.jsonl is None and last.done:
         print("\n[The game has ended.]")
     return 0
+
+
+def _close_run(session: Any, output: Any) -> str | None:
+    """Close the output, the session and the game, whatever fails; the first failure's line, if any."""
+    from zorktui.engine.errors import ZorkTuiError, one_line
+
+    failures: list[str] = []
+    for close in ((output.close if output is not None else None), session.close, session.game.close):
+        if close is None:
+            continue
+        try:
+            close()
+        except ZorkTuiError as exc:
+            failures.append(str(exc))
+        except (OSError, RuntimeError) as exc:  # the memory's database on a full disk
+            failures.append(f"closing the session: {one_line(exc)}")
+    return failures[0] if failures else None
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

@@ -13,6 +13,10 @@ class GameError(ZorkTuiError):
     """The game cannot do what was asked (no undo left, unknown checkpoint, game over)."""
 
 
+class RecordError(ZorkTuiError):
+    """A record could not be written (full disk, closed file, no permission): play stops there."""
+
+
 def one_line(exc: BaseException, limit: int = 300, with_type: bool = False) -> str:
     """An exception as the one line a person reads: its first non-blank line, else its type's name.
 

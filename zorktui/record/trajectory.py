@@ -13,6 +13,7 @@ from typing import IO, Any, Iterable, Iterator
 
 from zorktui import __version__
 from zorktui.engine import StoryInfo
+from zorktui.engine.errors import RecordError
 from zorktui.engine.turn import Turn
 
 SCHEMA_VERSION = 1
@@ -85,17 +86,55 @@ class TrajectoryWriter:
 
     def __init__(self, path: Path | str, fresh: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh: IO[str] = open(self.path, "w" if fresh else "a", encoding="utf-8")
+        #: Why writing stopped (None: it has not): the one line a person reads.
+        self.failed: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh: IO[str] = open(self.path, "w" if fresh else "a", encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
 
     def write(self, record: dict[str, Any]) -> None:
-        """Append one record and flush it to the operating system."""
-        self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._fh.flush()
+        """Append one record and flush it to the operating system.
+
+        Raises:
+            RecordError: The record could not be written (a full disk, a closed file); every
+                later write raises it too, so no record follows one that was torn.
+            BrokenPipeError: The reader of a pipe has gone (left to the caller, who stops quietly).
+        """
+        if self.failed is not None:
+            raise RecordError(self.failed)
+        try:
+            self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._fh.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: the file was closed under us
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.failed = f"{self.path}: cannot write ({detail}); play stops here, every turn before it is kept"
+            self._abandon()
+            raise RecordError(self.failed) from None
+
+    def _abandon(self) -> None:
+        """Let go of a file that can take no more: what is still buffered is dropped, not retried."""
+        try:
+            self._fh.close()
+        except (OSError, ValueError):
+            pass
 
     def close(self) -> None:
-        """Close the file."""
-        self._fh.close()
+        """Close the file (quietly once writing has failed: that was said already)."""
+        if self.failed is not None:
+            self._abandon()
+            return
+        try:
+            self._fh.close()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.failed = f"{self.path}: cannot write ({exc.strerror or exc}); the last turn may be lost"
+            self._abandon()
+            raise RecordError(self.failed) from None
 
     def __enter__(self) -> "TrajectoryWriter":
         return self

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterable, Iterator
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.engine.errors import RecordError, ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
@@ -56,6 +56,8 @@ class Output:
         self.writer = TrajectoryWriter(jsonl, fresh=True) if jsonl else None
         #: The reader of the output went away (``zorktui run ... | head``): nothing more is written.
         self.broken = False
+        #: Why the output could not be written (a full disk, a closed file): play stops, and the run says so.
+        self.failed: str | None = None
         game = session.game
         if self.writer is not None:
             recorder = session.recorder
@@ -75,15 +77,26 @@ class Output:
 
     def _guarded(self, write: Callable[..., None], *args: Any) -> None:
         """Write unless the reader has gone; when it goes, stop the agent too (no one reads its moves)."""
-        if self.broken:
+        if self.broken or self.failed:
             return
         try:
             write(*args)
         except BrokenPipeError:
             self.broken = True
-            # Events reach this class through the session, which keeps a subscriber's error to itself:
-            # a budget of no more commands is what ends run_autopilot after the step in hand.
-            self.session.stop.steps = 0
+        except RecordError as exc:
+            self.failed = str(exc)
+        except OSError as exc:  # the transcript's own stream
+            self.failed = f"the transcript cannot be written ({exc.strerror or exc}); play stops here"
+        else:
+            return
+        # Events reach this class through the session, which keeps a subscriber's error to itself:
+        # a budget of no more commands is what ends run_autopilot after the step in hand.
+        self.session.stop.steps = 0
+
+    @property
+    def stopped(self) -> bool:
+        """Nothing more can be written: the reader has gone or a write failed."""
+        return self.broken or self.failed is not None
 
     def _show(self, event: ev.Event) -> None:
         if isinstance(event, ev.NotPlayed):
@@ -131,6 +144,8 @@ class Output:
                 self.writer.close()
             except BrokenPipeError:  # the last lines could not reach a reader that has gone
                 self.broken = True
+            except RecordError as exc:
+                self.failed = self.failed or str(exc)
 
 
 def play_script(session: Session, commands: Iterable[str], actor: str = "script", out: IO[str] | None = None,
@@ -152,6 +167,9 @@ def play_script(session: Session, commands: Iterable[str], actor: str = "script"
 
     Returns:
         The last turn.
+
+    Raises:
+        RecordError: A turn could not be recorded (a full disk): nothing after it is played.
     """
     out = out or sys.stdout
     echo = actor != "human" if echo is None else echo
@@ -168,6 +186,8 @@ def play_script(session: Session, commands: Iterable[str], actor: str = "script"
                 break
             try:
                 session.play(line[1:] if line.startswith("//") else line, actor=actor)
+            except RecordError:
+                raise  # nothing more can be recorded: the script stops here
             except ZorkTuiError as exc:
                 print(f"zorktui: {exc}", file=sys.stderr)
             continue
@@ -178,6 +198,8 @@ def play_script(session: Session, commands: Iterable[str], actor: str = "script"
         except CommandError as exc:
             print(f"zorktui: {exc}", file=sys.stderr)
             continue
+        except RecordError:
+            raise
         except (ZorkTuiError, OSError) as exc:
             print(f"zorktui: /{command.name}: {one_line(exc)}",
                   file=sys.stderr)

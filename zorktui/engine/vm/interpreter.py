@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.ctypeslib import as_ctypes
 
+from zorktui.engine.errors import GameError
+
 #: jericho truncates longer commands; we refuse them instead of sending half a command.
 MAX_COMMAND_BYTES = 198
 
@@ -93,7 +95,10 @@ class Interpreter:
         # filter for good rather than catch_warnings, which a second thread (the twin, reloaded
         # after a crash) can undo under the first: the warning had reached the terminal.
         warnings.filterwarnings("ignore", message=r"Game .* is not fully supported")
-        self._env = jericho.FrotzEnv(self.zcode_path, seed=max(1, self.seed))
+        try:
+            self._env = jericho.FrotzEnv(self.zcode_path, seed=max(1, self.seed))
+        except OSError as exc:  # jericho copies its library into the temporary folder first: a full disk stops it
+            raise GameError(f"cannot start the interpreter ({exc.strerror or exc}; is the temporary folder full?)") from None
         self._lib = self._env.frotz_lib
         self._quick = _holding_the_gil(self._lib)
         self._run = self._lib["step"]

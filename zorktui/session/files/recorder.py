@@ -8,9 +8,12 @@ replays whatever the memory missed (see :func:`open_memory`).
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Any, TYPE_CHECKING
 
+from zorktui.engine.errors import RecordError
 from zorktui.engine.game import Game
 from zorktui.engine.turn import Turn
 from zorktui.record.export import LineOfPlay
@@ -143,6 +146,7 @@ class SessionRecorder:
                      "text": text, **(settings or {})})
 
     def _write(self, record: dict[str, Any]) -> None:
+        _check_room(self.folder.root)
         self.writer.write(record)
         self.line.apply(record)
 
@@ -158,17 +162,43 @@ class SessionRecorder:
         Args:
             wait_for_llm: Seconds to let queued LLM extractions finish first.
         """
-        self.writer.close()
-        if self.extractor is not None:
-            try:
-                self.extractor.wait(wait_for_llm)
-            except TimeoutError:
-                pass
+        try:
+            self.writer.close()
+        finally:  # a trajectory that cannot take its last line still lets the memory close
+            if self.extractor is not None:
+                try:
+                    self.extractor.wait(wait_for_llm)
+                except TimeoutError:
+                    pass
+                if self.memory is not None:
+                    self.memory.flush()  # applies the finished extractions before the extractor lets go
+                self.extractor.close()
             if self.memory is not None:
-                self.memory.flush()  # applies the finished extractions before the extractor lets go
-            self.extractor.close()
-        if self.memory is not None:
-            self.memory.close()
+                self.memory.close()
+
+
+#: Free space below which a session stops recording (MB; ``ZORKTUI_MIN_FREE_MB`` sets it).
+MIN_FREE_MB = 64
+
+
+def _check_room(folder: Path) -> None:
+    """Refuse to record on a disk about to fill.
+
+    Kuzu, under the memory, does not survive a write that fails for want of
+    space (the process aborts with its heap damaged), so a session stops
+    while there is room still, with every turn before this one on disk.
+
+    Raises:
+        RecordError: The disk holding ``folder`` has less than the minimum free.
+    """
+    least = int(os.environ.get("ZORKTUI_MIN_FREE_MB", MIN_FREE_MB))
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return  # a folder that cannot be measured is left to the writes themselves to report
+    if free < least * 2**20:
+        raise RecordError(f"{folder}: {free // 2**20} MB free on its disk, under the {least} MB a session needs; "
+                          "play stops here, every turn before it is kept")
 
 
 def _cut_torn_line(path: Path) -> None:
