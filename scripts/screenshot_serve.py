@@ -46,9 +46,10 @@ async def _capture(browser: str, url: str, out: Path, size: str, wait: float) ->
         port = s.getsockname()[1]
     width, height = size.split(",")
     # The page waits for its web font from Google before it connects: fail those names at once offline.
+    profile = tempfile.mkdtemp(prefix="zorktui-chrome-")  # removed below, however the capture ends
     chrome = subprocess.Popen([browser, "--headless", "--no-sandbox", "--hide-scrollbars", f"--window-size={width},{height}",
                                "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND",
-                               f"--remote-debugging-port={port}", "--user-data-dir=" + tempfile.mkdtemp(prefix="zorktui-chrome-"),
+                               f"--remote-debugging-port={port}", "--user-data-dir=" + profile,
                                "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         async with aiohttp.ClientSession() as http:
@@ -91,6 +92,7 @@ async def _capture(browser: str, url: str, out: Path, size: str, wait: float) ->
     finally:
         chrome.terminate()
         chrome.wait(10)
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 def main() -> int:

@@ -10,6 +10,7 @@ import argparse
 import errno
 import itertools
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -30,6 +31,8 @@ if TYPE_CHECKING:  # hints only: the factory is imported when a command needs it
 
 #: The status a shell reports for a program killed by SIGPIPE (128 + 13).
 EXIT_PIPE = 128 + getattr(signal, "SIGPIPE", 13)
+#: Exit status after ctrl+c, as a shell reports a program ended by SIGINT.
+EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 
 def _cmd_data(args: argparse.Namespace) -> int:
@@ -126,6 +129,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     output = None
     reason = ""
     failure: str | None = None
+    interrupted = False
     try:
         output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
         if args.agent:
@@ -137,11 +141,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
             commands = itertools.takewhile(lambda _: not output.stopped, read_commands(lines))
             play_script(session, commands, actor="human" if interactive else "script")
     except KeyboardInterrupt:
-        return 130
+        interrupted = True
     except ZorkTuiError as exc:
         failure = str(exc)
     finally:
         failure = _close_run(session, output) or failure
+    if interrupted:
+        print(f"zorktui: interrupted at turn {session.current.turn}; {_where_kept(args, to_stdout)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if failure is not None or (output is not None and output.failed):
         fail(failure or str(output.failed if output else ""))
     assert output is not None
@@ -157,6 +164,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     elif not to_stdout and args.jsonl is None and last.done:
         print("\n[The game has ended.]")
     return 0
+
+
+def _where_kept(args: argparse.Namespace, to_stdout: bool) -> str:
+    """Where a run's turns are, for the line that ends an interrupted run."""
+    if args.session is not None:
+        return (f"every turn so far is in {args.session} "
+                f"(zorktui run --session {shlex.quote(str(args.session))} resumes it)")
+    if args.jsonl is not None and not to_stdout:
+        return f"{args.jsonl} holds every turn so far"
+    return "nothing was recorded (--session DIR keeps a session to resume)"
 
 
 def _close_run(session: Any, output: Any) -> str | None:
@@ -342,6 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_closed_streams()
         return EXIT_PIPE
+    except KeyboardInterrupt:  # a command with no word of its own for ctrl+c: one line, no traceback
+        print("zorktui: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _silence_closed_streams() -> None:

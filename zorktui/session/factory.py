@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.engine.game import Game
+from zorktui.engine.scratch import scratch_folder
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
 
@@ -101,7 +101,7 @@ class _ScratchMemory:
         # deferred: the memory (16 ms, kuzu behind it) loads only for an agent without a session folder
         from zorktui.memory.graph import Memory
 
-        self.folder = tempfile.mkdtemp(prefix="zorktui-memory-")
+        self.folder = str(scratch_folder("memory"))
         self.memory = Memory(self.folder, vocabulary=vocabulary)
 
     def close(self) -> None:

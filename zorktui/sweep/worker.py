@@ -21,16 +21,14 @@ from zorktui.sweep.plan import RunSpec
 PID_DIR_ENV = "ZORKTUI_SWEEP_PID_DIR"
 
 
-def story_copy(story: bytes, spec: RunSpec) -> Path:
-    """The story's bytes as a file on this machine, named by md5 (written once, shared by the runs here)."""
-    folder = Path(tempfile.gettempdir()) / "zorktui-sweep-stories"
-    folder.mkdir(parents=True, exist_ok=True)
+def story_copy(story: bytes, spec: RunSpec, folder: Path) -> Path:
+    """The story's bytes as a file in the run's scratch folder, named by md5 (gone with the folder).
+
+    Each run keeps its own copy: a user's story is never left readable in a
+    shared temporary folder after the sweep.
+    """
     path = folder / f"{spec.story.md5}{spec.story.suffix}"
-    if not path.is_file() or path.stat().st_size != len(story):
-        # Two runs on one machine may write it at once: each writes its own file and renames it in place.
-        partial = folder / f".{spec.story.md5}.{os.getpid()}.partial"
-        partial.write_bytes(story)
-        os.replace(partial, path)
+    path.write_bytes(story)
     return path
 
 
@@ -56,8 +54,8 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
     if pid_dir:
         Path(pid_dir, f"{spec.name}.pid").write_text(str(os.getpid()), encoding="utf-8")
     start = time.perf_counter()
-    path = story_copy(story, spec)
     with tempfile.TemporaryDirectory(prefix="zorktui-sweep-") as scratch:
+        path = story_copy(story, spec, Path(scratch))
         folder = Path(scratch) / spec.name
         options = SessionOptions(story=path, mode="autopilot", agent=spec.agent, seed=spec.seed, session=folder,
                                  sims=spec.sims, time_per_move=spec.time_per_move, knowledge=False,

@@ -24,10 +24,10 @@ import contextlib
 import hashlib
 import mmap
 import os
+import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -37,6 +37,7 @@ from pathlib import Path
 
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
 from zorktui.engine.calibrate.compass import Compass
+from zorktui.engine.scratch import scratch_file, scratch_folder
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import ObjectsReading
 
@@ -171,6 +172,19 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
         conn_out.send(outcomes)
 
 
+#: The workers' working folder, made with the first worker and removed when this process exits.
+_folder: str | None = None
+
+
+def _work_folder() -> str:
+    """This process's folder for its workers (removed at exit, with whatever a story wrote there)."""
+    global _folder
+    if _folder is None or not os.path.isdir(_folder):
+        _folder = str(scratch_folder("search-workers"))
+        atexit.register(shutil.rmtree, _folder, ignore_errors=True)
+    return _folder
+
+
 class _Worker:
     """One worker process (``python -m zorktui.engine.actions.search_workers``) and the pipes to it.
 
@@ -182,16 +196,14 @@ class _Worker:
     def __init__(self) -> None:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        handle, path = tempfile.mkstemp(prefix="zorktui-search-")
-        os.close(handle)
+        path = scratch_file("search-progress")
         self.progress = _Progress(path, create=True)
         # The worker imports the very zorktui this process runs (a checkout, a benchmark's older revision).
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
         # Its own working folder: Frotz writes a transcript there when a story turns scripting on
         # (seen once in a search, two files named after candidates), never in the person's folder.
-        folder = Path(tempfile.gettempdir()) / "zorktui-search-workers"
-        folder.mkdir(exist_ok=True)
+        folder = _work_folder()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "zorktui.engine.actions.search_workers", str(to_child_r), str(from_child_w), path],
             pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -12,10 +12,8 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Any, TYPE_CHECKING
 
 from rich.text import Text
@@ -32,6 +30,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from zorktui.agent.safety import clean_text
+from zorktui.engine.scratch import scratch_folder
 from zorktui.ui.widgets.mapview import MapView
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
@@ -339,7 +338,7 @@ def run_cypher(memory: Memory, query: str, reading: threading.Lock | None = None
         text = check_read_only(query)
     except ReadOnlyQueryError as exc:
         return Text(str(exc), style="bold red")
-    snapshot = Path(tempfile.mkdtemp(prefix="zorktui-cypher-"))
+    snapshot = scratch_folder("cypher")
     try:
         with reading if reading is not None else nullcontext():
             with memory.lock:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
+from zorktui.engine.scratch import scratch_folder
 from zorktui.record.frames import Frame, frames_of
 from zorktui.ui.replay_app import ReplayApp, agent_text, room_text
 from zorktui.ui.widgets.mapview import MapView
@@ -67,7 +67,7 @@ class LiveApp(ReplayApp):
         #: Every record read so far, kept by the reader thread for the private memory (the UI has its own list).
         self._seen = list(records)
         self._offset = session_folder.trajectory.stat().st_size
-        self._replica = Path(tempfile.mkdtemp(prefix="zorktui-watch-"))
+        self._replica = scratch_folder("watch")
         self._memory_failed = False
 
     def side_panels(self) -> ComposeResult:
