@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -101,6 +102,62 @@ def test_a_tab_ends_when_the_server_is_killed(tmp_path: Path) -> None:
     while tabs() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not tabs()
+
+
+def _tab_pids(root: Path, server: subprocess.Popen[str]) -> list[int]:
+    """The tab processes (and their children) of a server whose tabs write under ``root``."""
+    found = subprocess.run(["pgrep", "-f", f"session-root {root}"], capture_output=True, text=True).stdout.split()
+    tabs = [int(pid) for pid in found if int(pid) != server.pid]
+    children = subprocess.run(["pgrep", "-g", ",".join(map(str, tabs))], capture_output=True,
+                              text=True).stdout.split() if tabs else []
+    return sorted(set(tabs) | {int(pid) for pid in children})
+
+
+def test_a_tab_that_does_not_hear_quit_is_ended_with_its_children(tmp_path: Path) -> None:
+    """The browser goes while the tab's app cannot answer (stopped): its whole process group ends, the server stays."""
+    import signal
+    import time
+
+    port, root = free_port(), tmp_path / "web"
+    server = start_server(str(BUNDLED), "--mode", "coplay", "--session-root", str(root), port=port, env=_env(tmp_path))
+    seen: list[int] = []
+    try:
+        async def open_freeze_and_leave(screen: Screen) -> None:
+            await screen.until("Landing Stage", "Agent")
+            pids = _tab_pids(root, server)
+            assert pids
+            seen.extend(pids)
+            for pid in pids:
+                os.kill(pid, signal.SIGSTOP)  # deaf to textual-serve's quit, as an app busy in a loop is
+
+        asyncio.run(_tab(port, open_freeze_and_leave))  # the websocket closes here
+        gone_by = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() and _state(pid) != "Z" for pid in seen) and time.monotonic() < gone_by:
+            time.sleep(0.2)
+        assert [pid for pid in seen if Path(f"/proc/{pid}").exists() and _state(pid) != "Z"] == []
+        assert server.poll() is None  # the server stays up
+        # And serves the next tab as before.
+        asyncio.run(_tab(port, lambda screen: screen.until("Landing Stage")))
+    finally:
+        stop_server(server)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+@pytest.mark.skipif(not (shutil.which("chromium") or shutil.which("chromium-browser")),
+                    reason="needs headless Chromium (Debian: apt-get install chromium)")
+def test_tabs_dropped_by_headless_chromium_leave_nothing_behind() -> None:
+    """scripts/drop_tabs.py: browsers killed before and after the app's first frame; no process left, no CPU."""
+    for early in ([], ["--early"]):
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / "drop_tabs.py"), "--tabs", "3", *early],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "left: 0 processes" in done.stdout and "after stopping the server: 0 processes" in done.stdout
 
 
 def test_another_story_and_mode(tmp_path: Path) -> None:

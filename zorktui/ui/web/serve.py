@@ -9,12 +9,20 @@ another machine), and start-up says one line instead of textual-serve's logo.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shlex
+import signal
 import sys
 from typing import Any
 
+import textual_serve.server
 from aiohttp import web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
+
+#: Seconds a tab's process has, once its browser has gone, to close its session before it is ended.
+TAB_GRACE = 4.0
 
 
 def tab_command(argv: list[str]) -> str:
@@ -32,6 +40,58 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+class TabService(AppService):
+    """textual-serve's service for one tab, whose process and all its children end with the tab.
+
+    textual-serve asks a tab's app to quit when its websocket closes and then
+    waits for the process, for ever: an app that does not hear the request
+    (a browser gone during start-up) keeps running with nobody to see it, a
+    core spent redrawing. Here the tab's command runs as the leader of a
+    process group of its own, and once the tab is gone the group gets
+    :data:`TAB_GRACE` seconds to close its session, then SIGTERM, then SIGKILL:
+    the app, its search workers and its Cypher child alike.
+    """
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+        """Start the tab's command (no shell) as a process group of its own."""
+        self._process = process = await asyncio.create_subprocess_exec(
+            *shlex.split(self.command), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width=width, height=height),
+            start_new_session=True)
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
+
+    async def stop(self) -> None:
+        """Ask the app to quit as textual-serve does; after the grace, end its whole group."""
+        try:
+            await asyncio.wait_for(asyncio.shield(super().stop()), TAB_GRACE)
+        except (TimeoutError, asyncio.TimeoutError):
+            pass
+        finally:
+            await self._end_group()
+
+    async def _end_group(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
+            try:
+                os.killpg(process.pid, sig)  # the group outlives its leader when children remain
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                await asyncio.wait_for(process.wait(), wait)
+            except (TimeoutError, asyncio.TimeoutError):
+                continue
+            if sig == signal.SIGTERM:
+                await asyncio.sleep(0.2)  # the children's turn to go, then make sure of them
+
+
+# textual-serve makes each tab's service inside its websocket handler: point that name at ours.
+textual_serve.server.AppService = TabService  # type: ignore[misc]
 
 
 class ZorkServer(Server):
