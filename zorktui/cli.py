@@ -77,7 +77,17 @@ def _options(args: argparse.Namespace, mode: str, agent: str | None) -> SessionO
         critic_llm=getattr(args, "critic_llm", False), stop=StopRules(steps=getattr(args, "steps", None), on_loop=False),
         valid_actions=getattr(args, "valid_actions", False),
         sims=getattr(args, "sims", None), time_per_move=getattr(args, "time_per_move", None),
+        **_lessons(args),
     )
+
+
+def _lessons(args: argparse.Namespace) -> dict[str, Any]:
+    """Lessons from earlier games stay out of a reproducible run (``--seed``) and out when asked (``--no-lessons``)."""
+    why = "--no-lessons" if getattr(args, "no_lessons", False) else ("--seed" if args.seed is not None else "")
+    if not why:
+        return {}
+    return {"knowledge": False,
+            "knowledge_note": f"lessons from earlier games are left out ({why}): the agent plays from the story alone"}
 
 
 def _build(options: SessionOptions, quiet: bool = False) -> Built:

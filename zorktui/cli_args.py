@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--session", type=Path, metavar="DIR",
                       help="session folder (default: a new one under the data dir); an existing one resumes")
     play.add_argument("--theme", help="colour theme (zork-dark, zork-light, zork-green, zork-amber or a user theme)")
-    play.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game)")
+    play.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game; lessons from earlier games are left out)")
+    _lessons_argument(play)
     _model_arguments(play)
     play.add_argument("--baseline", action="store_true",
                       help="human-baseline study: consent screen, no agent or hints, rules from [baseline] in config.toml")
@@ -78,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--commands", type=Path, metavar="FILE", help="file of commands, one per line ('-' for stdin)")
     run.add_argument("--agent", choices=["llm", "explore", "mcts"], help="let an agent play (needs --steps)")
     run.add_argument("--steps", type=_positive_int, metavar="N", help="with --agent: commands the agent plays")
-    run.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game)")
+    run.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game; lessons from earlier games are left out)")
+    _lessons_argument(run)
     run.add_argument("--jsonl", type=Path, metavar="FILE", help="write the trajectory here ('-' for stdout)")
     run.add_argument("--session", type=Path, metavar="DIR",
                      help="session folder: trajectory.jsonl, session.json, memory/ (an existing one resumes)")
@@ -170,6 +172,11 @@ def _agent_list(text: str) -> list[str]:
     if unknown or not agents:
         raise argparse.ArgumentTypeError(f"{text!r}: agents are explore, mcts and llm, comma-separated")
     return list(dict.fromkeys(agents))
+
+
+def _lessons_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--no-lessons", action="store_true",
+                        help="leave the lessons of earlier games (deaths, endings) out of the agent's play")
 
 
 def _seed_list(text: str) -> list[int]:

@@ -67,6 +67,8 @@ class SessionOptions:
     critic_llm: bool = False
     llm_subagents: bool = True
     knowledge: bool = True
+    #: Said among the warnings when an agent plays without lessons because the person asked so.
+    knowledge_note: str = ""
     stop: StopRules = field(default_factory=StopRules)
     valid_actions: bool = False
     participant: str | None = None
@@ -190,6 +192,8 @@ def build_session(options: SessionOptions) -> Built:
                 knowledge = KnowledgeBase(data_dir() / "knowledge", game.story.md5)
                 if knowledge.warning:
                     warnings.append(knowledge.warning)
+            elif options.knowledge_note:
+                warnings.append(options.knowledge_note)
         judge = None
         if options.critic and options.critic_llm and llm is not None:
             # deferred: the LLM judge loads only when the critic asks a model
