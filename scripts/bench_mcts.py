@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from zorktui.locations import bundled_story  # noqa: E402
-from zorktui.session.events import Event, TurnDone  # noqa: E402
+from zorktui.session.events import ErrorEvent, Event, TurnDone  # noqa: E402
 from zorktui.session.factory import SessionOptions, build_session  # noqa: E402
 from zorktui.session.session import StopRules  # noqa: E402
 
@@ -65,6 +65,8 @@ class Result:
     deaths: int = 0
     rooms: int = 0
     start: int = 0
+    #: What went wrong in play, as the session reported it (the agent's failures), one line each.
+    errors: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def normalised(self) -> float:
@@ -95,8 +97,11 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
     options = SessionOptions(story=story_for(name), agent=agent, mode="autopilot", seed=seed,
                              sims=args.sims if agent == "mcts" else None,
                              time_per_move=args.time_per_move if agent == "mcts" and args.sims is None else None,
-                             knowledge=False, stop=StopRules(steps=args.steps, on_loop=False))
+                             knowledge=False, stop=StopRules(steps=args.steps, on_loop=False),
+                             model=args.model, base_url=args.base_url, model_from_env=False)
     session = build_session(options).session
+    errors: list[str] = []
+    session.subscribe(lambda event: errors.append(event.message) if isinstance(event, ErrorEvent) else None)
     trace = None
     if args.trace and agent == "mcts":
         Path(args.trace).mkdir(parents=True, exist_ok=True)
@@ -126,7 +131,7 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
     rooms = len({t.location.id for t in turns if t.location is not None})
     return Result(label(name), agent, seed, best, session.game.max_score or 0, scores.index(best), len(turns) - 1,
                   elapsed / max(1, len(turns) - 1), reason, deaths=sum(t.dead for t in turns[1:]), rooms=rooms,
-                  start=scores[0])
+                  start=scores[0], errors=errors)
 
 
 def _run(job: tuple[str, str, int, argparse.Namespace]) -> Result:
@@ -144,12 +149,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="runs played at once (each its own process)")
     parser.add_argument("--trace", metavar="DIR", help="write each planner run's per-move search to DIR")
     parser.add_argument("--json", metavar="FILE", help="append every run as one JSON line to FILE")
+    parser.add_argument("--model", help="the planner's LLM prior from this model (default: none, whatever the "
+                                        "environment or config.toml say)")
+    parser.add_argument("--base-url", help="with --model: the OpenAI-compatible endpoint")
     args = parser.parse_args()
     games = args.games or ["bundled", *TEXTWORLD]
     seeds = [int(s) for s in args.seeds.split(",")]
     agents = args.agents.split(",")
     budget = f"{args.sims} simulations" if args.sims else f"{args.time_per_move:g} s"
-    print(f"{args.steps} steps per game, planner budget {budget} per move, seeds {args.seeds}")
+    print(f"{args.steps} steps per game, planner budget {budget} per move, seeds {args.seeds}, "
+          f"model: {args.model or 'none'}")
     print(f"{'game':<22} {'agent':<8} {'seed':>4} {'best':>9} {'norm':>5} {'at step':>7} {'s/move':>7} "
           f"{'rooms':>5} {'deaths':>6}  stopped")
     jobs = [(g, a, s, args) for g in games for s in seeds for a in agents]
@@ -159,9 +168,12 @@ def main() -> None:
             results.append(r)
             print(f"{r.game:<22} {r.agent:<8} {r.seed:>4} {r.best:>4}/{r.max_score:<4} {r.normalised:>5.2f} "
                   f"{r.steps_to_best:>7} {r.seconds_per_move:>7.2f} {r.rooms:>5} {r.deaths:>6}  {r.ended}", flush=True)
+            for error in r.errors:
+                print(f"    error: {error}", flush=True)
             if args.json:
                 with open(args.json, "a", encoding="utf-8") as out:
                     out.write(json.dumps({**dataclasses.asdict(r), "steps_asked": args.steps, "budget": budget,
+                                          "model": args.model,
                                           "when": time.strftime("%Y-%m-%dT%H:%M:%S")}) + "\n")
     print(f"\n| game | {' | '.join(agents)} |\n|---|{'---|' * len(agents)}")
     for game in dict.fromkeys(r.game for r in results):

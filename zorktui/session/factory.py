@@ -67,6 +67,8 @@ class SessionOptions:
     critic_llm: bool = False
     llm_subagents: bool = True
     knowledge: bool = True
+    #: Take a model from the environment or config.toml when none is named (benchmarks: only one named).
+    model_from_env: bool = True
     #: Said among the warnings when an agent plays without lessons because the person asked so.
     knowledge_note: str = ""
     stop: StopRules = field(default_factory=StopRules)
@@ -245,6 +247,8 @@ def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Poli
 
 def _llm(options: SessionOptions) -> tuple[LlmClient | None, str]:
     """The LLM client, or None and why not (one line)."""
+    if not options.model_from_env and options.model is None and options.base_url is None:
+        return None, "no model named"
     # deferred: the LLM client's module loads only when a model is asked for
     from zorktui.agent.llm import LlmClient, LlmConfig
 
