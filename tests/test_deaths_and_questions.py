@@ -89,3 +89,20 @@ def test_a_new_life_after_an_offer_is_not_a_second_death() -> None:
         assert taken_up.location.name == "Tollhouse"
     finally:
         game.close()
+
+
+def test_a_second_command_loop_is_not_a_question_and_its_ways_out_are_valid() -> None:
+    """A room that reads commands in a loop of its own (echo.inf): a direction there moves the player."""
+    from paths import COMMAND_LOOP
+
+    game = Game(COMMAND_LOOP)
+    hall = game.step("east")
+    assert hall.location is not None and hall.location.name == "Roaring Hall"
+    assert not hall.question and not hall.done  # not a question: no yes or no is offered as its answer
+    assert game.answers() == ()
+    valid = game.valid_actions()
+    assert {"north", "west"} <= set(valid) and "yes" not in valid and "no" not in valid
+    echoed = game.step("take medal")
+    assert not echoed.question and echoed.score == 0 and "roars back" in echoed.observation
+    assert game.step("hush").observation.startswith("The cataract falls quiet.")
+    assert game.step("take medal").score == 10

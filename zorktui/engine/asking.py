@@ -22,6 +22,7 @@ from typing import Callable
 
 import numpy as np
 
+from zorktui.engine.directions import ORDER
 from zorktui.engine.vm.interpreter import Interpreter
 from zorktui.engine.vm.text import split_reply
 
@@ -96,6 +97,29 @@ class Asking:
     def asks(self, vm: Interpreter) -> bool:
         """Whether the story waits for a line away from its command prompt."""
         return not vm.halted() and vm.position() != self.prompt_at
+
+    def takes_commands(self, vm: Interpreter) -> bool:
+        """Whether a line read away from the prompt is a second command loop, not a question.
+
+        Some stories read commands in a loop of their own for a while (a room
+        too loud for the parser, a conversation mode): there a direction is
+        played as a command and the story is back at its prompt with the
+        world changed. At a question a direction is refused or taken as a
+        no, and the story stays away from its prompt or the world as it was.
+        The game is left as it was.
+        """
+        before = vm.snapshot()
+        world = self._fingerprint(vm.ram())
+        try:
+            for word in ORDER:
+                vm.step(word)
+                moved = not vm.halted() and vm.position() == self.prompt_at and self._fingerprint(vm.ram()) != world
+                vm.restore(before)
+                if moved:
+                    return True
+        finally:
+            vm.restore(before)
+        return False
 
     def outcomes(self, vm: Interpreter, question: str, depth: int = 1) -> list[Outcome]:
         """Play each answer worth trying on a snapshot and say where each led (the game is left as it was).

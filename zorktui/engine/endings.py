@@ -66,8 +66,8 @@ def settle(done: bool, victory: bool, answers: tuple[Outcome, ...], gave_new_lif
     """The turn's ending from what was found.
 
     Args:
-        done: The story has ended (:func:`ended`, or jericho's bindings).
-        victory: It was won (:func:`won`, or jericho's bindings).
+        done: The story has ended (:func:`ended`).
+        victory: It was won (:func:`won`).
         answers: Where the answers to the question it asks lead (none when it is not asking).
         gave_new_life: :func:`new_life` holds.
         previous: The turn before.

@@ -51,9 +51,8 @@ class Game:
 
     Args:
         story: A story path or an already identified story.
-        seed: Seed for the game's random numbers (None: jericho's walkthrough
-            seed for stories it knows, else 1). The same seed and commands give
-            the same game.
+        seed: Seed for the game's random numbers (None: 1, for every story). The
+            same seed and commands give the same game.
         undo_levels: How many turns ``undo`` can go back.
     """
 
@@ -65,9 +64,7 @@ class Game:
         self.current = self._make_turn(0, None, raw, previous=None)
         model.opening = self.opening = self.current
         if not self.story.title:
-            self.story.title = title_from_banner(self.opening.observation) or (
-                self.vm.bindings.get("name") if self.vm.supported else None
-            )
+            self.story.title = title_from_banner(self.opening.observation)
 
     def _build(self, model: StoryModel, vm: Interpreter, zm: ZMachine, facts: FactReader,
                darkness: DarknessByLook, undo_levels: int) -> None:
@@ -127,6 +124,15 @@ class Game:
                                    self.fingerprint.noise_properties)
         return tuple(o for o in visible if o.id not in unseen) if unseen else visible
 
+    def _command_loop(self, state_hash: str) -> bool:
+        """Whether the line the story waits for away from its prompt is read by a loop of commands (cached)."""
+        key = (state_hash, self.vm.position())
+        known = self.model.command_loops.get(key)
+        if known is None:
+            known = self.model.command_loops[key] = self.model.asking.takes_commands(self.vm)
+            self.zm.refresh(self.vm.ram())
+        return known
+
     def _make_turn(self, number: int, command: str | None, raw: str, previous: Turn | None) -> Turn:
         ram = self.vm.ram()
         self.zm.refresh(ram)
@@ -134,16 +140,12 @@ class Game:
         # and ``ram`` is the interpreter's shared buffer.
         state_hash = self.fingerprint(ram)
         parts = split_reply(raw, self._status, self._prompt)
-        question = self.model.asking.asks(self.vm)
+        question = self.model.asking.asks(self.vm) and not self._command_loop(state_hash)
         narrative = asked_text(parts.narrative) if question else parts.narrative
         if parts.status and not question:
             self._status = parts.status
         facts = self.facts
-        if self.vm.supported:
-            score: int | None = self.vm.bound_score()
-            moves: int | None = self.vm.bound_moves()
-        else:
-            score, moves = facts.score_and_moves(self._status)
+        score, moves = facts.score_and_moves(self._status)
         place = facts.place()
         if place is not None and not place.dark and self._darkness.dark(place.room, self._status):
             place = Place(place.room, dark=True)
@@ -160,19 +162,15 @@ class Game:
             else:
                 visible = self.surfaces.place(visible, place.room, narrative)
         answers = self._answers(state_hash, narrative) if question else ()
-        done, won = endings.ended(self.vm.halted(), answers, narrative), False
-        if self.vm.supported:
-            won, over = self.vm.bound_ending()
-            done = done or won or over
-        elif done:
+        done = endings.ended(self.vm.halted(), answers, narrative)
+        if done:
             final_score, final_moves = announced_score(narrative)
             score = final_score if final_score is not None else score
             moves = final_moves if final_moves is not None else moves
         reward = 0
         if previous is not None and score is not None and previous.score is not None:
             reward = score - previous.score
-        if not self.vm.supported:
-            won = endings.won(self._max_score, score, reward, narrative)
+        won = endings.won(self._max_score, score, reward, narrative)
         ending = endings.settle(done, won, answers, endings.new_life(previous, location, inventory, score, question),
                                 previous, state_hash)
         return Turn(

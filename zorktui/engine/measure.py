@@ -49,33 +49,26 @@ def measure(info: StoryInfo, seed: int | None) -> Measured:
 
     Args:
         info: The story file.
-        seed: Seed for the game's random numbers (None: jericho's walkthrough
-            seed for stories it knows, else 1).
+        seed: Seed for the game's random numbers (None: 1, for every story).
     """
     zm = ZMachine(Path(info.zcode_path).read_bytes())
-    vm = Interpreter(info.zcode_path, seed or 1)
-    bound_seed = vm.bindings.get("seed") if vm.supported else None
-    own_seed = seed if seed is not None else int(bound_seed or 1)
-    if seed is None and bound_seed:
-        vm = Interpreter(info.zcode_path, own_seed)
+    own_seed = seed if seed is not None else 1
+    vm = Interpreter(info.zcode_path, own_seed)
     raw = vm.reset()
     fresh = vm.ram().copy()  # the world before any answer to an opening question: a restart comes back here
     raw = to_first_prompt(vm, raw)
     start = vm.snapshot()
     prompt = own_prompt(vm, raw)
-    if vm.supported:
-        player, room_global = vm.bound_player(), 0
-    else:
-        player, room_global = probes.find_player(vm, zm)
+    player, room_global = probes.find_player(vm, zm)
     facts = FactReader(zm, player, room_global)
-    if not vm.supported and not facts.status_globals:
+    if not facts.status_globals:
         found = probes.find_status_globals(vm, zm, room_global)
         if found is not None:
             facts.status_globals = True
             facts.score_global, facts.moves_global = found
     noise = noise_globals(vm, zm, facts)
     fingerprint = Fingerprinter(zm, noise.globals, noise.attributes, noise.properties, noise.object_attributes)
-    max_score = vm.bound_max_score() if vm.supported else probes.probe_max_score(vm, zm)
+    max_score = probes.probe_max_score(vm, zm)
     darkness = DarknessByLook(vm, zm, facts, fingerprint.noise_properties)
     zm.refresh(vm.ram())
     # Where the story waits for commands, and the worlds a restart comes back to.

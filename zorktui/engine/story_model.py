@@ -54,3 +54,5 @@ class StoryModel:
     untaken: dict[str, tuple[str, ...]] = field(default_factory=dict)
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)
     answers: dict[tuple[str, tuple[int, int]], tuple[Outcome, ...]] = field(default_factory=dict)
+    #: Per line read away from the prompt (the world's hash, and where), whether it is a command loop.
+    command_loops: dict[tuple[str, tuple[int, int]], bool] = field(default_factory=dict)

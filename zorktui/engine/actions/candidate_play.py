@@ -106,11 +106,11 @@ class CandidatePlaying:
             else:
                 self._deadly.update(c for c, outcome in zip(commands, played) if outcome[2] == DIED)
                 self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
-                return self._read(played)
+                return self._read(played, start)
         if not self.parallel or not split:
             played = self._play_on(self.game.vm, start, commands, lifted)
             self._measured(time.perf_counter() - began, len(commands))
-            return self._read(played)
+            return self._read(played, start)
         if self._twin is None:
             self._twin = self.game.vm.twin()
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="valid-actions")
@@ -122,7 +122,7 @@ class CandidatePlaying:
         merged[0::2] = mine
         merged[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
-        return self._read(merged)
+        return self._read(merged, start)
 
     def deadly(self, command: str) -> bool:
         """Whether ``command`` killed a search worker's interpreter in some state of this game (or a fork of it)."""
@@ -141,20 +141,21 @@ class CandidatePlaying:
         workers = shared_workers()
         return workers if workers is not None and workers.wait_ready() else None
 
-    def _read(self, played: list[Outcome]) -> list[_Played]:
+    def _read(self, played: list[Outcome], start: Snapshot) -> list[_Played]:
         """Per command: objects hash, kept globals (all read in one go), move counter and where it waits.
 
         A command after which the story asks a question ("Shall I split the
         floor?") has done something though the world is as it was: its hash
-        is marked, so it is another moment than the prompt's.
+        is marked, so it is another moment than the prompt's. Waiting where
+        the search began (a story's second command loop) is no such moment.
         """
         raws = [raw for _digest, raw, _at in played]
         table = globals_table(raws)
         kept = self.game.fingerprint.kept_globals_of(raws)
         moves_global = self._moves_global()
         moves = table[:, moves_global].tolist() if moves_global is not None else [None] * len(played)
-        prompt_at = self.game.prompt_at
-        return [(digest + b"?" if at not in (None, prompt_at) else digest, row, m, at)
+        waits = (self.game.prompt_at, start.position())
+        return [(digest + b"?" if at is not None and at not in waits else digest, row, m, at)
                 for (digest, _raw, at), row, m in zip(played, kept, moves)]
 
     def _moves_global(self) -> int | None:

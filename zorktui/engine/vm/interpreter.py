@@ -68,6 +68,10 @@ class Snapshot:
         """The dynamic memory in this snapshot."""
         return self.state[0]
 
+    def position(self) -> tuple[int, int]:
+        """Where the machine waits in this snapshot, as :meth:`Interpreter.position` reads it live."""
+        return int(self.state[2]), int(self.state[5])
+
 
 class Interpreter:
     """One running story.
@@ -83,7 +87,6 @@ class Interpreter:
         self._load()
         self._ram = np.zeros(self._lib.getRAMSize(), dtype=np.uint8)
         self._ram_c = as_ctypes(self._ram)
-        self.supported = bool(self._env.is_fully_supported and self._env.bindings)
         #: How many times a halted Frotz was replaced to restore a snapshot (see :meth:`_revive`).
         self.revivals = 0
 
@@ -141,11 +144,6 @@ class Interpreter:
         other = Interpreter(self.zcode_path, self.seed)
         other.reset()
         return other
-
-    @property
-    def bindings(self) -> dict[str, Any]:
-        """jericho's hand-written facts for this story, or an empty dict."""
-        return self._env.bindings or {}
 
     def reset(self) -> str:
         """Start the story from the beginning and return the raw opening text."""
@@ -248,27 +246,6 @@ class Interpreter:
         the twin's thread and back each time.
         """
         return self._halted_flag.value > 0
-
-    # Facts from jericho's bindings, valid only when ``supported``.
-    def bound_score(self) -> int:
-        """Score per jericho's bindings."""
-        return int(self._env.get_score())
-
-    def bound_moves(self) -> int:
-        """Moves per jericho's bindings."""
-        return int(self._env.get_moves())
-
-    def bound_player(self) -> int:
-        """Player object number per jericho's bindings."""
-        return int(self._env.player_obj_num)
-
-    def bound_max_score(self) -> int:
-        """Maximum score per jericho's bindings."""
-        return int(self._env.get_max_score())
-
-    def bound_ending(self) -> tuple[bool, bool]:
-        """(victory, game over) per jericho's bindings."""
-        return self._env.victory(), self._env.game_over()
 
     def close(self) -> None:
         """Release the interpreter."""
