@@ -126,6 +126,11 @@ def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argpa
     finally:
         if ours and driver.ray.is_initialized():
             driver.ray.shutdown()
+        # A worker killed mid-run could not remove its scratch folders (the story's copy among them).
+        from zorktui.engine.scratch import sweep_orphans  # deferred: beside its one use
+
+        for kind in ("sweep", "search-workers", "search-progress", "memory"):
+            sweep_orphans(kind)
     _say(f"{_count(tally.done, 'run')} finished, {tally.failed} failed, in {time.monotonic() - begun:.1f} s")
     return EXIT_FAILED if tally.failed else 0
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import socket
-import tempfile
+import shutil
 import time
 from pathlib import Path
 from typing import Any
 
+from zorktui.engine.scratch import scratch_folder
 from zorktui.sweep.pack import pack_folder, point_at_story
 from zorktui.sweep.plan import RunSpec
 
@@ -54,9 +55,11 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
     if pid_dir:
         Path(pid_dir, f"{spec.name}.pid").write_text(str(os.getpid()), encoding="utf-8")
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="zorktui-sweep-") as scratch:
-        path = story_copy(story, spec, Path(scratch))
-        folder = Path(scratch) / spec.name
+    # Named by this process: a worker killed mid-run leaves it for the next one to remove (engine/scratch.py).
+    scratch = scratch_folder("sweep")
+    try:
+        path = story_copy(story, spec, scratch)
+        folder = scratch / spec.name
         options = SessionOptions(story=path, mode="autopilot", agent=spec.agent, seed=spec.seed, session=folder,
                                  sims=spec.sims, time_per_move=spec.time_per_move, knowledge=False,
                                  stop=StopRules(steps=spec.steps, on_loop=False))
@@ -84,3 +87,5 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
         }
         point_at_story(folder, spec.story.path)
         return {"outcome": outcome, "folder": pack_folder(folder)}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
