@@ -100,3 +100,24 @@ def test_closing_help_or_a_dialog_gives_the_command_line_the_keys(tmp_path: Path
         assert commands(tmp_path) == ["look", "inventory"]
 
     run(go())
+
+
+def test_keys_typed_in_a_burst_on_a_zoomed_panel_all_reach_the_command_line(tmp_path: Path) -> None:
+    """As a terminal delivers a fast typist's keys: all queued before the first is handled (tmux send-keys)."""
+    from textual import events
+
+    app = make_app(tmp_path)
+
+    async def go() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f5", "f5")
+            assert app.zoomed == "room"
+            for key, character in [*((c, c) for c in "inventory"), ("enter", "\r")]:
+                app.post_message(events.Key(key, character))
+            await pilot.pause(0.2)
+            await settle(pilot, app)
+            assert app.zoomed is None and app.query_one(CommandLine).value == ""
+        assert commands(tmp_path) == ["inventory"]
+
+    run(go())

@@ -290,18 +290,26 @@ class PlayerActions(AppMixin):
         """The main screen's zoom changed, by F5, /map or Textual's own Escape: unzoomed, the keys go to the command line."""
         if widget is None:
             self.zoomed = None
-            self.query_one(CommandLine).focus()
+            self.set_focus(self.query_one(CommandLine))
 
-    def on_key(self, event: events.Key) -> None:
-        # A character typed where nothing takes text (a zoomed panel, a clicked panel) is not dropped:
-        # it unzooms and goes to the command line, as if the person had never left it.
-        if not event.is_printable or event.character is None or len(self.screen_stack) > 1 \
-                or isinstance(self.focused, Input):
+    async def on_key(self, event: events.Key) -> None:
+        # A key typed where nothing takes text (a zoomed panel, a clicked panel) reaches the app unused:
+        # it is not dropped but goes to the command line (unzooming), as if the person had never left it.
+        # Keys typed quickly all went to that panel before the first came back here, so each is routed,
+        # Enter included, whatever has focus by now (an Input uses every key it is sent).
+        if len(self.screen_stack) > 1:
             return
         line = self.query_one(CommandLine)
-        if self.zoomed is not None:
-            self.zoom_to(None)
-        line.focus()
-        line.insert_text_at_cursor(event.character)
+        if event.key == "enter":
+            if not (line.value and line.has_focus):
+                return
+            await line.action_submit()
+        elif event.is_printable and event.character is not None:
+            if self.zoomed is not None:
+                self.zoom_to(None)
+            self.set_focus(line)
+            line.insert_text_at_cursor(event.character)
+        else:
+            return
         event.stop()
         event.prevent_default()
