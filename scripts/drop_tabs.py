@@ -24,7 +24,6 @@ import asyncio
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,70 +32,21 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from headless_chromium import chromium, free_port, wait_for_class  # noqa: E402  (beside this script)
 
 
 async def _one_tab(browser: str, url: str, how: str, early: bool) -> float:
     """Open the page in a new headless Chromium, then drop it ``how``; seconds until the drop."""
-    import aiohttp
-
-    port = _free_port()
-    profile = tempfile.mkdtemp(prefix="zorktui-chrome-")
-    chrome = subprocess.Popen([browser, "--headless", "--no-sandbox", "--window-size=1200,800",
-                               "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND",
-                               f"--remote-debugging-port={port}", "--user-data-dir=" + profile, "about:blank"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     start = time.monotonic()
-    try:
-        async with aiohttp.ClientSession() as http:
-            pages: list[dict] = []
-            for _ in range(300):
-                try:
-                    async with http.get(f"http://127.0.0.1:{port}/json") as response:
-                        pages = [p for p in await response.json() if p.get("type") == "page"]
-                    if pages:
-                        break
-                except aiohttp.ClientError:
-                    pass
-                await asyncio.sleep(0.1)
-            async with http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                ids = iter(range(1, 100000))
-
-                async def call(method: str, **params: object) -> dict:
-                    n = next(ids)
-                    await ws.send_json({"id": n, "method": method, "params": params})
-                    async for message in ws:
-                        reply = message.json()
-                        if reply.get("id") == n:
-                            return reply.get("result", {})
-                    return {}
-
-                await call("Page.navigate", url=url)
-                marker = "-first-byte"
-                for _ in range(600):
-                    state = await call("Runtime.evaluate", expression="document.body.className")
-                    classes = str(state.get("result", {}).get("value", ""))
-                    # Early: the page has opened its websocket (the app is starting) but drawn nothing yet.
-                    if (early and "-connected" in classes) or marker in classes:
-                        break
-                    await asyncio.sleep(0.05)
-                if how == "close":
-                    await call("Browser.close")
-    finally:
+    async with chromium(browser, end="kill" if how == "kill" else "none") as call:
+        await call("Page.navigate", url=url)
+        # Early: the page has opened its websocket (the app is starting) but drawn nothing yet.
+        await wait_for_class(call, ("-connected", "-first-byte") if early else ("-first-byte",))
         took = time.monotonic() - start
-        if how == "kill" and chrome.poll() is None:
-            os.killpg(chrome.pid, signal.SIGKILL)
-        try:
-            chrome.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(chrome.pid, signal.SIGKILL)
-            chrome.wait()
-        shutil.rmtree(profile, ignore_errors=True)
+        if how == "close":
+            await call("Browser.close")
     return took
 
 
@@ -138,7 +88,7 @@ def main() -> int:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         sys.exit("drop_tabs: no chromium on PATH (Debian: apt-get install chromium)")
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="zorktui-drop-") as tmp:
         root = Path(tmp) / "sessions"
         serve = [sys.executable, "-m", "zorktui", "serve", *([args.story] if args.story else []),

@@ -21,7 +21,6 @@ import base64
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,69 +29,26 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from headless_chromium import chromium, free_port, wait_for_class  # noqa: E402  (beside this script)
 
 
 async def _capture(browser: str, url: str, out: Path, size: str, wait: float) -> None:
-    """Open the page in headless Chromium, wait for the app's first frame and ``wait`` seconds more, save what it shows.
-
-    Chromium's own ``--screenshot`` captures at the page's load event, before the app's first frame
-    arrives over the websocket: this drives it over the DevTools protocol instead (aiohttp comes
-    with textual-serve).
-    """
-    import aiohttp
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    """Open the page in headless Chromium, wait for the app's first frame and ``wait`` seconds more, save what it shows."""
     width, height = size.split(",")
-    # The page waits for its web font from Google before it connects: fail those names at once offline.
-    profile = tempfile.mkdtemp(prefix="zorktui-chrome-")  # removed below, however the capture ends
-    chrome = subprocess.Popen([browser, "--headless", "--no-sandbox", "--hide-scrollbars", f"--window-size={width},{height}",
-                               "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND",
-                               f"--remote-debugging-port={port}", "--user-data-dir=" + profile,
-                               "about:blank"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        async with aiohttp.ClientSession() as http:
-            for _ in range(300):
-                try:
-                    async with http.get(f"http://127.0.0.1:{port}/json") as response:
-                        pages = [p for p in await response.json() if p.get("type") == "page"]
-                    if pages:
-                        break
-                except aiohttp.ClientError:
-                    pass
-                await asyncio.sleep(0.1)
-            async with http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                ids = iter(range(1, 1000))
-
-                async def call(method: str, **params: object) -> dict:
-                    n = next(ids)
-                    await ws.send_json({"id": n, "method": method, "params": params})
-                    async for message in ws:
-                        reply = message.json()
-                        if reply.get("id") == n:
-                            return reply.get("result", {})
-                    raise RuntimeError("chromium went away")
-
-                await call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
-                           deviceScaleFactor=1, mobile=False)
-                await call("Page.navigate", url=url)
-                # The page marks its body "-first-byte" when the app's first frame arrives; then let it settle.
-                for _ in range(600):
-                    state = await call("Runtime.evaluate", expression="document.body.className")
-                    if "-first-byte" in str(state.get("result", {}).get("value", "")):
-                        break
-                    await asyncio.sleep(0.1)
-                else:
-                    raise RuntimeError("the app drew nothing in 60 s")
-                await asyncio.sleep(wait)
-                shot = await call("Page.captureScreenshot", format="png")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(base64.b64decode(shot["data"]))
-    finally:
-        chrome.terminate()
-        chrome.wait(10)
-        shutil.rmtree(profile, ignore_errors=True)
+    async with chromium(browser, size) as call:
+        await call("Emulation.setDeviceMetricsOverride", width=int(width), height=int(height),
+                   deviceScaleFactor=1, mobile=False)
+        await call("Page.navigate", url=url)
+        try:
+            await wait_for_class(call, ("-first-byte",))
+        except RuntimeError:
+            raise RuntimeError("the app drew nothing in 60 s") from None
+        await asyncio.sleep(wait)
+        shot = await call("Page.captureScreenshot", format="png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(base64.b64decode(shot["data"]))
 
 
 def main() -> int:
@@ -104,9 +60,7 @@ def main() -> int:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         sys.exit("screenshot_serve: no chromium on PATH (Debian: apt-get install chromium)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="zorktui-shot-") as tmp:
         if "--watch" not in serve_args:
             serve_args += ["--session-root", tmp]
