@@ -23,18 +23,16 @@ import argparse
 import asyncio
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from headless_chromium import chromium, free_port, wait_for_class  # noqa: E402  (beside this script)
+from headless_chromium import chromium, serving, wait_for_class  # noqa: E402  (beside this script)
 
 
 async def _one_tab(browser: str, url: str, how: str, early: bool) -> float:
@@ -88,21 +86,10 @@ def main() -> int:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         sys.exit("drop_tabs: no chromium on PATH (Debian: apt-get install chromium)")
-    port = free_port()
     with tempfile.TemporaryDirectory(prefix="zorktui-drop-") as tmp:
         root = Path(tmp) / "sessions"
-        serve = [sys.executable, "-m", "zorktui", "serve", *([args.story] if args.story else []),
-                 "--mode", "coplay", "--session-root", str(root), "--port", str(port)]
-        server = subprocess.Popen(serve, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(url, timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+        with serving([*([args.story] if args.story else []), "--mode", "coplay", "--session-root", str(root)]) \
+                as (server, url):
             for n in range(args.tabs):
                 took = asyncio.run(_one_tab(browser, url, args.how, args.early))
                 print(f"tab {n + 1}: dropped ({args.how}) after {took:.1f} s; "
@@ -111,12 +98,6 @@ def main() -> int:
             left = _tab_processes(str(root), server.pid)
             cpu = _tree_cpu(server.pid)
             alive = server.poll() is None
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(15)
-            except subprocess.TimeoutExpired:
-                server.kill()
         after_stop = _tab_processes(str(root), server.pid)
     print(f"left: {len(left)} processes {args.settle:g} s after the last tab, CPU {cpu:.0f}% (server and its "
           f"children); server {'up' if alive else 'DOWN'}; after stopping the server: {len(after_stop)} processes")

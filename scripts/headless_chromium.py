@@ -1,4 +1,4 @@
-"""Headless Chromium driven over the DevTools protocol, for the scripts that load ``zorktui serve`` pages.
+"""``zorktui serve`` started for a script, and headless Chromium driven over the DevTools protocol to load its pages.
 
 Chromium's own ``--screenshot`` acts at the page's load event, before the
 app's first frame arrives over the websocket, so the scripts drive it
@@ -14,15 +14,20 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+import time
+import urllib.request
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 #: The page waits for its web font from Google before it connects: fail those names at once offline.
 NO_FONTS = "--host-resolver-rules=MAP fonts.googleapis.com ~NOTFOUND, MAP fonts.gstatic.com ~NOTFOUND"
 
 Call = Callable[..., Awaitable[dict[str, Any]]]
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -30,6 +35,34 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(serve_args: list[str]) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``python -m zorktui serve SERVE_ARGS`` from this checkout on a free port: (the server, its page's URL).
+
+    Waits until the page answers; stops the server with ctrl+c (SIGINT) at the end, killing it after 15 s.
+    """
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "zorktui", "serve", *serve_args, "--port", str(port)], cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(url, timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield server, url
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 @asynccontextmanager

@@ -18,20 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from headless_chromium import chromium, free_port, wait_for_class  # noqa: E402  (beside this script)
+from headless_chromium import chromium, serving, wait_for_class  # noqa: E402  (beside this script)
 
 
 async def _capture(browser: str, url: str, out: Path, size: str, wait: float) -> None:
@@ -60,30 +55,12 @@ def main() -> int:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         sys.exit("screenshot_serve: no chromium on PATH (Debian: apt-get install chromium)")
-    port = free_port()
     with tempfile.TemporaryDirectory(prefix="zorktui-shot-") as tmp:
         if "--watch" not in serve_args:
             serve_args += ["--session-root", tmp]
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        server = subprocess.Popen([sys.executable, "-m", "zorktui", "serve", *serve_args, "--port", str(port)],
-                                  cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL)
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(url, timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+        with serving(serve_args) as (_server, url):
             args.out.parent.mkdir(parents=True, exist_ok=True)
             asyncio.run(_capture(browser, url, args.out, args.size, args.wait))
-        finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
     print(f"screenshot_serve: wrote {args.out}")
     return 0
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from zorktui.engine.vm.checkpoints import describe
-
 #: Every app command with its one-line help, in the order the help screen lists them.
 APP_COMMANDS: dict[str, tuple[str, str]] = {
     "undo": ("[N]", "take back the last N turns (default 1)"),
@@ -91,4 +89,11 @@ def saves_text(saves: list[dict[str, Any]]) -> str:
     """What ``/saves`` answers, in every front end: each checkpoint, damaged ones named as such."""
     if not saves:
         return "No checkpoints yet (/save NAME makes one)."
-    return "Checkpoints: " + ", ".join(describe(c) for c in saves)
+    return "Checkpoints: " + ", ".join(_describe(c) for c in saves)
+
+
+def _describe(meta: dict[str, Any]) -> str:
+    """One checkpoint as ``/saves`` lists it: ``NAME (turn N, PLACE)``, or that it is damaged."""
+    if meta.get("damaged"):
+        return f"{meta.get('name', '?')} (damaged: cannot be restored)"
+    return f"{meta.get('name', '?')} (turn {meta.get('turn', '?')}, {meta.get('location') or '?'})"

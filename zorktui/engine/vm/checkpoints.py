@@ -16,6 +16,8 @@ import numpy as np
 from zorktui.engine.errors import GameError
 from zorktui.engine.vm.interpreter import Snapshot
 
+#: The registers a checkpoint's metadata must hold for its state to be restored.
+_REGISTERS = frozenset({"pc", "sp", "fp", "frame_count", "opcode"})
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}$")
 
 
@@ -105,7 +107,9 @@ def _load(folder: Path, name: str) -> tuple[np.ndarray, np.ndarray, bytes, dict[
                 meta = json.loads(data["meta"].tobytes().decode("utf-8"))
             else:  # the older kind: the metadata beside the state, in NAME.json
                 meta = json.loads((folder / f"{name}.json").read_text())
-        meta["registers"]["pc"], meta["rng"][2]  # noqa: B018 - present, or the file is damaged
+        registers = meta.get("registers")
+        if not isinstance(registers, dict) or not _REGISTERS <= registers.keys() or len(meta.get("rng") or ()) != 3:
+            raise ValueError("its registers are missing")
         if "digest" in meta and meta["digest"] != _digest(ram, stack, told):
             raise ValueError("its state does not match its digest")
     except (OSError, ValueError, KeyError, TypeError, IndexError, EOFError, zipfile.BadZipFile) as exc:
@@ -147,10 +151,3 @@ def list_checkpoints(folder: str | Path) -> list[dict[str, Any]]:
             out.append(meta)
     out.sort(key=lambda m: m.get("saved", ""))
     return out
-
-
-def describe(meta: dict[str, Any]) -> str:
-    """One checkpoint as a listing shows it: ``NAME (turn N, PLACE)``, or that it is damaged."""
-    if meta.get("damaged"):
-        return f"{meta.get('name', '?')} (damaged: cannot be restored)"
-    return f"{meta.get('name', '?')} (turn {meta.get('turn', '?')}, {meta.get('location') or '?'})"

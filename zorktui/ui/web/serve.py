@@ -10,6 +10,7 @@ another machine), and start-up says one line instead of textual-serve's logo.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import signal
@@ -74,20 +75,19 @@ class TabService(AppService):
             await self._end_group()
 
     async def _end_group(self) -> None:
+        """SIGTERM to the tab's whole group, a second for its leader to go, then SIGKILL to whatever is left."""
         process = self._process
         if process is None:
             return
-        for sig, wait in ((signal.SIGTERM, 1.0), (signal.SIGKILL, 5.0)):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
-                os.killpg(process.pid, sig)  # the group outlives its leader when children remain
+                os.killpg(process.pid, sig)  # the group outlives its leader while children remain
             except (ProcessLookupError, PermissionError):
-                break
-            try:
-                await asyncio.wait_for(process.wait(), wait)
-            except (TimeoutError, asyncio.TimeoutError):
-                continue
+                return  # nothing left of it
             if sig == signal.SIGTERM:
-                await asyncio.sleep(0.2)  # the children's turn to go, then make sure of them
+                with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+                    await asyncio.wait_for(process.wait(), 1.0)
+        await process.wait()
 
 
 # textual-serve makes each tab's service inside its websocket handler: point that name at ours.
