@@ -6,6 +6,14 @@ tuple (a slow reply), ``("raw", body)`` (a malformed body), or a callable that
 gets the request body and returns one of those. When the script runs out, the
 ``default`` step is used (it may be a callable too). Requests are kept for the
 test to inspect. No model is involved.
+
+Structured requests (a ``response_format`` other than text, or vLLM's
+``guided_json`` or Ollama's ``format``) are refused with HTTP 400, as a
+server that does not know them does, unless ``structured`` names the shape
+the server takes (``"json_schema"``, ``"json_object"``, ``"guided_json"`` or
+``"format"``): then the client's probe is answered as such a server would,
+and the scripted steps answer the rest. Refused and probe requests take no
+step; they are kept in ``refused`` and ``probes``.
 """
 
 from __future__ import annotations
@@ -20,10 +28,13 @@ from typing import Any
 class ScriptedLLM:
     """Start with ``with ScriptedLLM([...]) as llm:``; ``llm.base_url`` is the endpoint."""
 
-    def __init__(self, steps: list[Any] | None = None, default: Any = "") -> None:
+    def __init__(self, steps: list[Any] | None = None, default: Any = "", structured: str | None = None) -> None:
         self.steps = list(steps or [])
         self.default = default
+        self.structured = structured
         self.requests: list[dict[str, Any]] = []
+        self.refused: list[dict[str, Any]] = []
+        self.probes: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         server = self
@@ -35,6 +46,20 @@ class ScriptedLLM:
             def do_POST(self) -> None:  # noqa: N802 - http.server hook
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, {"detail": "Not Found"})  # as llama.cpp's Python server answers
+                    return
+                shape = shape_of(body)
+                if shape is not None and shape[0] != server.structured:
+                    with server._lock:
+                        server.refused.append(body)
+                    self._send(400, {"error": {"message": f"unsupported: {shape[0]}", "type": "invalid_request_error"}})
+                    return
+                if shape is not None and "probe" in (shape[1].get("properties") or {}):
+                    with server._lock:
+                        server.probes.append(body)
+                    self._reply(body, json.dumps({"probe": "qz7"}))
+                    return
                 with server._lock:
                     server.requests.append(body)
                     server.headers.append(dict(self.headers))
@@ -50,7 +75,9 @@ class ScriptedLLM:
                 if isinstance(step, tuple) and step[0] == "sleep":
                     time.sleep(step[1])
                     step = step[2]
-                text = str(step)
+                self._reply(body, str(step))
+
+            def _reply(self, body: dict[str, Any], text: str) -> None:
                 self._send(200, {
                     "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
                     "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
@@ -87,3 +114,16 @@ class ScriptedLLM:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def shape_of(body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The structured shape a request asks for and its schema, or None for a plain request."""
+    fmt = body.get("response_format")
+    if isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+        return "json_schema", (fmt.get("json_schema") or {}).get("schema") or {}
+    if isinstance(fmt, dict) and fmt.get("type") == "json_object":
+        return "json_object", fmt.get("schema") or {}
+    for key in ("guided_json", "format"):
+        if isinstance(body.get(key), dict):
+            return key, body[key]
+    return None

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from llm_server import ScriptedLLM
+from zorktui.agent.llm import LlmUnavailable
 from zorktui.agent.safety import RESERVED
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
@@ -190,15 +191,34 @@ def test_dead_endpoint_says_why_and_the_explorer_plays(llm_env, tmp_path: Path) 
         session.close()
 
 
-def test_no_key_gives_one_line_and_offline_play(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    built = build_session(SessionOptions(agent="llm", mode="autopilot", stop=StopRules(steps=2)))
-    try:
-        assert len(built.warnings) == 1 and "OPENAI_API_KEY" in built.warnings[0] and "\n" not in built.warnings[0]
-        assert built.session.run_autopilot().startswith("step budget")
-    finally:
-        built.session.close()
+def test_no_model_configured_is_refused_by_the_factory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZORKTUI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ZORKTUI_HOME", str(tmp_path / "home"))  # no config.toml with an [llm] table
+    with pytest.raises(LlmUnavailable, match="--agent llm: no LLM configured"):
+        build_session(SessionOptions(agent="llm", mode="autopilot", stop=StopRules(steps=2)))
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "--agent", "llm", "--steps", "2"],
+    ["play", "--agent", "llm"],
+    ["serve", "--agent", "llm", "--port", "8199"],
+    ["sweep", "{story}", "--agents", "llm", "--steps", "2", "--out", "{tmp}/sweep"],
+])
+def test_agent_llm_with_nothing_configured_exits_2_with_one_line(argv: list[str], tmp_path: Path) -> None:
+    import os
+
+    from zorktui.locations import bundled_story
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ZORKTUI_MODEL")}
+    env["ZORKTUI_HOME"] = str(tmp_path / "home")
+    args = [a.format(story=bundled_story(), tmp=tmp_path) for a in argv]
+    done = subprocess.run([sys.executable, "-m", "zorktui", *args], capture_output=True, text=True, env=env,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "no LLM configured" in done.stderr and "OPENAI_API_KEY" in done.stderr
+    assert not (tmp_path / "home").exists() or not list((tmp_path / "home").rglob("trajectory.jsonl"))
 
 
 def test_the_key_is_nowhere_on_disk_or_in_output(llm_env, tmp_path: Path) -> None:
@@ -235,7 +255,7 @@ def test_token_budget_stops_autopilot(llm_env, tmp_path: Path) -> None:
 def test_llm_subagents_write_the_narrative(llm_env, tmp_path: Path) -> None:
     with ScriptedLLM(default=agent_only(reply("look"))) as llm:
         options = SessionOptions(agent="llm", model="m", base_url=llm.base_url, timeout=5, session=tmp_path / "s",
-                                 mode="autopilot", stop=StopRules(steps=6, on_loop=False))
+                                 mode="autopilot", stop=StopRules(steps=6, on_loop=False), calls_per_turn=0)
         session = build_session(options).session
         try:
             session.run_autopilot()
@@ -256,7 +276,7 @@ def test_llm_critic_stage_can_veto(llm_env, tmp_path: Path) -> None:
 
     with ScriptedLLM(default=step) as llm:
         options = SessionOptions(agent="llm", model="m", base_url=llm.base_url, timeout=5, session=tmp_path / "s",
-                                 mode="autopilot", llm_subagents=False, critic_llm=True)
+                                 mode="autopilot", llm_subagents=False, critic_llm=True, calls_per_turn=0)
         session = build_session(options).session
         try:
             proposal = session.propose()

@@ -701,25 +701,6 @@ def test_the_example_theme_in_the_repo_loads() -> None:
     assert warnings == [] and [t.name for t in themes] == ["solarized-night"] and themes[0].dark
 
 
-def test_agent_llm_without_a_key_says_why_and_the_explorer_proposes(tmp_path: Path, monkeypatch: Any) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    app = make_app(tmp_path, mode="coplay", agent="llm")
-
-    async def go() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: proposal_ready(app))
-            text = " ".join(app.query_one(Transcript).text.split())      # as one line, however it wrapped
-            assert "LLM unavailable" in text and "OPENAI_API_KEY" in text and "explorer plays instead" in text
-            assert app.session.pending.source == "explore"
-            await pilot.press("enter")                     # the explorer's proposal is there to accept
-            await settle(pilot, app)
-
-    run(go())
-    played = turn_records(tmp_path)
-    assert played[0]["actor"] == "agent" and played[0]["proposal"]["fate"] == "accepted"
-
-
 def test_the_planner_proposes_with_its_search_statistics_and_drives_the_autopilot(tmp_path: Path) -> None:
     built = build_session(SessionOptions(mode="coplay", agent="mcts", session=tmp_path / "s", seed=1, sims=15))
     app = create_app(built, config=UiConfig(), themes_dir=tmp_path / "themes")

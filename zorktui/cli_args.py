@@ -262,9 +262,22 @@ def _check_agent_flags(args: argparse.Namespace) -> None:
     """One line and exit 2 for agent options that the agent chosen would ignore (run and play)."""
     if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
         fail("--sims and --time-per-move are for --agent mcts")
+    if args.agent == "llm":
+        _check_model_configured(args)
     if not _uses_model(args) and (args.model or args.base_url):
         fail(f"--model and --base-url are for --agent llm or mcts{' or --llm-extract' if args.command == 'run' else ''}"
              + (f"; --agent {args.agent} uses no model" if args.agent else ""))
+
+
+def _check_model_configured(args: argparse.Namespace) -> None:
+    """``--agent llm`` needs a model: without one the explorer would play in its name."""
+    # deferred: the model's settings load only for the llm agent
+    from zorktui.agent.llm import LlmConfig, LlmUnavailable, require_endpoint
+
+    try:
+        require_endpoint(LlmConfig.from_env(args.model, args.base_url))
+    except LlmUnavailable as exc:
+        fail(f"--agent llm: {exc}")
 
 
 def _agent_options(args: argparse.Namespace) -> bool:

@@ -14,7 +14,7 @@ import uuid
 from pathlib import Path
 
 from zorktui.cli import _build, _cmd_run, _options
-from zorktui.cli_args import _agent_options, _check_agent_flags, _check_resume_seed, fail
+from zorktui.cli_args import _agent_options, _check_agent_flags, _check_model_configured, _check_resume_seed, fail
 
 
 def under_web_driver() -> bool:
@@ -37,6 +37,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     root = args.session_root or sessions_dir()
     if args.session is not None and args.session_root is not None:
         fail("give --session DIR or --session-root DIR, not both")
+    if args.agent == "llm":
+        _check_model_configured(args)  # before anything else: no terminal or folder question hides it
     baseline = None
     if args.participant and not args.baseline:
         fail("--participant is for --baseline")

@@ -263,8 +263,8 @@ class Critic:
             what.append("an earlier state")
         return delta, reasons, ", ".join(what) or "state changes", False, bool(moved)
 
-    def judge(self, command: str, situation: Situation) -> Verdict:
-        """Both stages; a death is always refused, the rest by the score."""
+    def judge(self, command: str, situation: Situation, ask_model: bool = True) -> Verdict:
+        """Both stages (and the model's, when there is one and ``ask_model``); a death is always refused."""
         delta, more, summary, fatal, moved = self.look_ahead(command, situation)
         # A look-ahead that walks into another room outranks memories of that way being shut
         # (a door opened since): the heuristic then leaves out its "blocked" penalties.
@@ -272,7 +272,7 @@ class Critic:
         score = _clamp(score + delta)
         bar = ACCEPT_TIGHT if situation.guards.revisit else ACCEPT
         accepted = not fatal and score >= bar
-        if accepted and self.llm_judge is not None:
+        if accepted and self.llm_judge is not None and ask_model:
             opinion = self.llm_judge(command, situation)
             if opinion is not None:
                 # The model sees the story as a whole, the first stages only mechanics: it weighs double.

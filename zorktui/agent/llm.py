@@ -4,6 +4,11 @@
 environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``ZORKTUI_MODEL``), then
 defaults. The key is never logged, recorded or shown: :meth:`LlmConfig.public`
 is what may be written down.
+
+One client serves every caller of a session (the agent, the critic's model
+stage, the sub-agents, the planner's prior), so it keeps the session's budget
+of calls a turn: the agent's or the prior's call is always made; the others
+only when the budget has room (:meth:`LlmClient.can_spare`).
 """
 
 from __future__ import annotations
@@ -14,13 +19,35 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from zorktui.agent import llm_endpoint
+from zorktui.agent.llm_endpoint import SHAPES, TEXT, EndpointBook
 from zorktui.engine.errors import ZorkTuiError, one_line
 
 DEFAULT_MODEL = "gpt-4o-mini"
+#: Model calls a turn the session may make on average (the agent's own, plus room for the rest).
+CALLS_PER_TURN = 1.2
+#: Reply modes a setting may name ("auto" finds out).
+REPLY_MODES = ("auto", *SHAPES, TEXT)
 
 
 class LlmUnavailable(ZorkTuiError):
     """The model cannot be reached or used; the message is one line for people."""
+
+
+class LlmRefused(LlmUnavailable):
+    """The endpoint refused the request itself (HTTP 400 or 422): another shape of request may do."""
+
+
+class PromptTooLong(LlmRefused):
+    """The prompt did not fit the model's context window.
+
+    Attributes:
+        limit: The window the endpoint named (None when it named none).
+    """
+
+    def __init__(self, message: str, limit: int | None) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 @dataclass(frozen=True)
@@ -34,6 +61,9 @@ class LlmConfig:
         timeout: Seconds per request.
         max_retries: Retries on 429, 5xx and connection errors (with backoff).
         price_in, price_out: Dollars per million prompt / completion tokens (0: not costed).
+        calls_per_turn: The session's budget of model calls a turn (0: no budget).
+        context: The model's context window in tokens (0: ask the server).
+        replies: "auto" (find out once per endpoint), "text", or one of the structured shapes.
     """
 
     model: str = DEFAULT_MODEL
@@ -43,22 +73,28 @@ class LlmConfig:
     max_retries: int = 2
     price_in: float = 0.0
     price_out: float = 0.0
+    calls_per_turn: float = CALLS_PER_TURN
+    context: int = 0
+    replies: str = "auto"
 
     @classmethod
     def from_env(cls, model: str | None = None, base_url: str | None = None, **overrides: Any) -> "LlmConfig":
         """Settings from flags, then the environment, then the ``[llm]`` table of the config file.
 
         The config file may set ``model``, ``base_url``, ``timeout``, ``max_retries``,
-        ``price_in`` and ``price_out``; never the key (environment only).
+        ``price_in``, ``price_out``, ``calls_per_turn``, ``context`` and ``replies``;
+        never the key (environment only).
         """
         # deferred: tomllib and the config file load only when a client is configured
         from zorktui.settings import load_section
 
         table, _ = load_section("llm")
-        for key in ("timeout", "max_retries", "price_in", "price_out"):
+        for key in ("timeout", "max_retries", "price_in", "price_out", "calls_per_turn", "context"):
             value = table.get(key)
             if key not in overrides and isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
                 overrides[key] = type(getattr(cls, key))(value)
+        if "replies" not in overrides and table.get("replies") in REPLY_MODES:
+            overrides["replies"] = table["replies"]
         configured = {k: v for k, v in table.items() if k in ("model", "base_url") and isinstance(v, str) and v.strip()}
         return cls(
             model=model or os.environ.get("ZORKTUI_MODEL") or configured.get("model") or DEFAULT_MODEL,
@@ -70,7 +106,8 @@ class LlmConfig:
     def public(self) -> dict[str, Any]:
         """Settings safe to record (no key)."""
         return {"model": self.model, "base_url": self.base_url, "timeout": self.timeout,
-                "max_retries": self.max_retries, "key_set": bool(self.api_key)}
+                "max_retries": self.max_retries, "key_set": bool(self.api_key),
+                "calls_per_turn": self.calls_per_turn}
 
 
 @dataclass(frozen=True)
@@ -82,6 +119,7 @@ class Completion:
     completion_tokens: int
     ms: float
     cost: float
+    structured: bool = False
 
 
 @dataclass
@@ -93,6 +131,8 @@ class Usage:
     completion_tokens: int = 0
     cost: float = 0.0
     failures: int = 0
+    ms: float = 0.0
+    replies: str = ""
 
 
 def _reason(exc: BaseException) -> str:
@@ -106,9 +146,22 @@ def _reason(exc: BaseException) -> str:
         return "the endpoint does not know that model"
     if name == "RateLimitError":
         return "the endpoint is rate-limiting (429) after retries"
+    if name in ("BadRequestError", "UnprocessableEntityError"):
+        return f"the endpoint refused the request (HTTP {status}): {_message(exc)}"
     if status:
         return f"the endpoint answered HTTP {status}"
     return one_line(exc, 200)
+
+
+def _message(exc: BaseException) -> str:
+    """The endpoint's own words about an error, on one line."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        text = inner.get("message") if isinstance(inner, dict) else inner
+        if text:
+            return " ".join(str(text).split())[:200]
+    return " ".join(str(getattr(exc, "message", None) or exc).split())[:200]
 
 
 def require_endpoint(config: LlmConfig) -> None:
@@ -122,22 +175,29 @@ def require_endpoint(config: LlmConfig) -> None:
 
 
 class LlmClient:
-    """Chat completions with timeouts, retries, token and cost accounting.
+    """Chat completions with timeouts, retries, token and cost accounting, structured replies and a budget.
 
     Args:
         config: Endpoint, model and limits.
+        book: Where findings about endpoints are kept (default: the user's cache folder).
 
     Raises:
         LlmUnavailable: No key is set for OpenAI's own endpoint.
     """
 
-    def __init__(self, config: LlmConfig) -> None:
+    def __init__(self, config: LlmConfig, book: EndpointBook | None = None) -> None:
         require_endpoint(config)
         import openai  # deferred: about 0.6 s to import; only a session that asks a model pays for it
 
         self.config = config
         self.usage = Usage()
+        self.book = book if book is not None else llm_endpoint.default_book()
+        self.key = llm_endpoint.endpoint_key(config.base_url, config.model)
         self._lock = threading.Lock()
+        self._finding = threading.Lock()
+        self._mode: str | None = config.replies if config.replies != "auto" else None
+        self._context: int | None = config.context or None
+        self._first_turn: int | None = None
         self._client = openai.OpenAI(
             api_key=config.api_key or "not-needed",
             base_url=config.base_url,
@@ -145,21 +205,133 @@ class LlmClient:
             max_retries=config.max_retries,
         )
 
-    def complete(self, messages: list[dict[str, str]], max_tokens: int = 400, temperature: float = 0.2) -> Completion:
-        """Ask the model for one reply.
+    # ------------------------------------------------------------ what the endpoint takes
+    def reply_mode(self) -> str:
+        """How replies are asked for: one of :data:`~zorktui.agent.llm_endpoint.SHAPES`, or "text".
+
+        Found out on first use (a probe per request shape, a few tokens each) and
+        remembered per endpoint and model.
 
         Raises:
+            LlmUnavailable: The endpoint could not be reached to find out.
+        """
+        with self._finding:
+            if self._mode is None:
+                known = self.book.get(self.key).get("replies")
+                self._mode = known if known in (*SHAPES, TEXT) else self._probe()
+                if known != self._mode:
+                    self.book.put(self.key, replies=self._mode)
+            self.usage.replies = self._mode
+            return self._mode
+
+    def _probe(self) -> str:
+        for shape in SHAPES:
+            try:
+                done = self._create(llm_endpoint.PROBE_MESSAGES, 16, 0.0,
+                                    llm_endpoint.request_shape(shape, llm_endpoint.PROBE_SCHEMA, "probe"), probe=True)
+            except LlmRefused:
+                continue
+            if llm_endpoint.probe_answered(done.text):
+                return shape
+        return TEXT
+
+    def context_window(self) -> int:
+        """The model's context window in tokens: the setting, a finding, the server's word, or a cautious guess."""
+        with self._finding:
+            if self._context is None:
+                known = self.book.get(self.key).get("context")
+                if isinstance(known, int) and known > 0:
+                    self._context = known
+                else:
+                    asked = llm_endpoint.ask_context_window(self.config.base_url, self.config.model)
+                    if asked:
+                        self.book.put(self.key, context=asked)
+                    self._context = asked or (llm_endpoint.GUESS_LOCAL if self.config.base_url
+                                              else llm_endpoint.GUESS_OPENAI)
+            return self._context
+
+    def _learned_limit(self, limit: int | None) -> None:
+        """A refusal for length named the window (or did not: then assume three quarters of the guess)."""
+        with self._finding:
+            current = self._context or llm_endpoint.GUESS_LOCAL
+            self._context = limit if limit and limit < current else max(512, current * 3 // 4)
+            if limit:
+                self.book.put(self.key, context=limit)
+
+    # ------------------------------------------------------------ budget
+    def note_turn(self, turn: int) -> None:
+        """The turn the agent (or the prior) is asking about: the budget counts turns from the first noted."""
+        with self._lock:
+            if self._first_turn is None or turn < self._first_turn:
+                self._first_turn = turn
+
+    def can_spare(self, turn: int) -> bool:
+        """Whether a call that is not the agent's own fits the budget at ``turn``.
+
+        The budget counts every call made so far and the one the agent will still
+        make this turn, against ``calls_per_turn`` for each turn since the first
+        one noted.
+        """
+        if self.config.calls_per_turn <= 0:
+            return True
+        self.note_turn(turn)
+        with self._lock:
+            turns = turn - (self._first_turn or 0) + 1
+            return self.usage.calls + 2 <= self.config.calls_per_turn * turns
+
+    # ------------------------------------------------------------ calls
+    def complete(self, messages: list[dict[str, str]], max_tokens: int = 400, temperature: float = 0.2,
+                 schema: dict[str, Any] | None = None, name: str = "reply") -> Completion:
+        """Ask the model for one reply; with ``schema``, as one JSON object where the endpoint allows.
+
+        A structured request the endpoint refuses turns the session's replies to text
+        (the caller sees ``Completion.structured`` false on later calls).
+
+        Raises:
+            PromptTooLong: The prompt did not fit; :meth:`context_window` has learned the limit.
+            LlmRefused: The endpoint refused the request.
             LlmUnavailable: The endpoint failed after retries, or replied with no text.
         """
-        start = time.perf_counter()
+        mode = self.reply_mode() if schema is not None else TEXT
+        shape = llm_endpoint.request_shape(mode, schema) if schema is not None and mode != TEXT else {}
         try:
-            reply = self._client.chat.completions.create(
+            done = self._create(messages, max_tokens, temperature, shape, name=name)
+        except PromptTooLong as exc:
+            self._learned_limit(exc.limit)
+            raise
+        except LlmRefused:
+            if not shape:
+                raise
+            with self._finding:
+                self._mode = self.usage.replies = TEXT  # this session goes on in text; the finding is kept
+            raise
+        if not done.text.strip():
+            raise LlmUnavailable("the model sent an empty reply")
+        return Completion(done.text, done.prompt_tokens, done.completion_tokens, done.ms, done.cost, bool(shape))
+
+    def _create(self, messages: list[dict[str, str]], max_tokens: int, temperature: float,
+                shape: dict[str, Any], name: str = "reply", probe: bool = False) -> Completion:
+        """One request. A probe is not retried, and any HTTP error refuses its shape: servers that
+        do not know a field answer 400, 422, or (llama-cpp-python's) 500."""
+        start = time.perf_counter()
+        client = self._client.with_options(max_retries=0) if probe else self._client
+        try:
+            reply = client.chat.completions.create(
                 model=self.config.model, messages=messages, max_tokens=max_tokens, temperature=temperature,  # type: ignore[arg-type]
+                **shape,
             )
         except Exception as exc:  # the openai package raises many types; all become one line
             with self._lock:
                 self.usage.failures += 1
-            raise LlmUnavailable(_reason(exc)) from None
+            reason = _reason(exc)
+            if probe and getattr(exc, "status_code", None):
+                raise LlmRefused(reason) from None
+            if type(exc).__name__ in ("BadRequestError", "UnprocessableEntityError"):
+                limit = llm_endpoint.limit_named(_message(exc))
+                if limit is not None or ("context" in reason.lower() and ("exceed" in reason or "too long" in reason)):
+                    raise PromptTooLong(reason, limit) from None
+                raise LlmRefused(reason) from None
+            raise LlmUnavailable(reason) from None
         ms = (time.perf_counter() - start) * 1000
         choices = getattr(reply, "choices", None) or []
         text = (choices[0].message.content if choices and choices[0].message else None) or ""
@@ -172,6 +344,5 @@ class LlmClient:
             self.usage.prompt_tokens += p_tokens
             self.usage.completion_tokens += c_tokens
             self.usage.cost += cost
-        if not isinstance(text, str) or not text.strip():
-            raise LlmUnavailable("the model sent an empty reply")
-        return Completion(text, p_tokens, c_tokens, ms, cost)
+            self.usage.ms += ms
+        return Completion(text if isinstance(text, str) else "", p_tokens, c_tokens, ms, cost)

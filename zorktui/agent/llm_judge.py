@@ -1,11 +1,15 @@
-"""The critic's optional third stage: a model's opinion of one proposed command."""
+"""The critic's optional third stage: a model's opinion of one proposed command.
+
+It is asked only when the session's budget of model calls a turn has room:
+the agent's own call comes first.
+"""
 
 from __future__ import annotations
 
 import re
 
 from zorktui.agent.llm import LlmClient, LlmUnavailable
-from zorktui.agent.prompt import room_state_block
+from zorktui.agent.prompt import CHARS_PER_TOKEN, room_state_block
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -28,8 +32,11 @@ class LlmJudge:
         self.cost = 0.0
 
     def __call__(self, command: str, situation: Situation) -> tuple[float, str] | None:
-        """The model's score in [-1, 1] and its reason, or None."""
-        user = f"{room_state_block(situation)}\n\nPROPOSED COMMAND: {clean_text(command)}"
+        """The model's score in [-1, 1] and its reason, or None (also when the budget of calls has no room)."""
+        if not self.client.can_spare(situation.turn.turn):
+            return None
+        limit = max(400, (self.client.context_window() - 100) * CHARS_PER_TOKEN - 400)
+        user = f"{room_state_block(situation, limit)}\n\nPROPOSED COMMAND: {clean_text(command)}"
         try:
             done = self.client.complete([{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}],
                                         max_tokens=60)

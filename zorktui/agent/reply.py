@@ -9,6 +9,7 @@ ask once more.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -70,3 +71,68 @@ def parse_reply(reply: str) -> ReflActReply | None:
 
 def _joined(lines: list[str]) -> str:
     return safe_command(" ".join(lines)).strip("*_ ")
+
+
+#: The action that stands for "a command not in the list"; the command is then in ``typed``.
+OTHER = "(type another command)"
+#: Caps on the free-text fields of a structured reply: they bound its tokens, so a reply is never cut off.
+REFLECTION_CHARS = 160
+OBJECTIVE_CHARS = 80
+TYPED_CHARS = 60
+#: Actions the schema lists at most (the rest can still be typed).
+SCHEMA_ACTIONS = 150
+
+
+def reply_schema(actions: list[str] | None, allow_other: bool = True) -> dict[str, object]:
+    """The JSON schema of a structured ReflAct reply.
+
+    Args:
+        actions: The commands the action must be one of (None: any command, typed).
+        allow_other: Offer :data:`OTHER`, with the command in ``typed``.
+    """
+    listed = [a for a in (actions or [])[:SCHEMA_ACTIONS] if a != OTHER]
+    if listed:
+        action: dict[str, object] = {"type": "string", "enum": listed + ([OTHER] if allow_other else [])}
+    else:
+        action = {"type": "string", "maxLength": MAX_AGENT_COMMAND}
+    properties: dict[str, object] = {
+        "reflection": {"type": "string", "minLength": 8, "maxLength": REFLECTION_CHARS},
+        "objective": {"type": "string", "maxLength": OBJECTIVE_CHARS},
+        "action": action,
+    }
+    if listed and allow_other:
+        properties["typed"] = {"type": "string", "maxLength": TYPED_CHARS}
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def parse_json_reply(text: str, actions: list[str] | None = None) -> ReflActReply | None:
+    """A structured reply's parts, or None when it is no object with a usable action.
+
+    The action must be one of ``actions`` when they are given, or :data:`OTHER`
+    with a command in ``typed``; a model that ignored the schema and wrote
+    another command is still heard if the command is usable.
+    """
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        # strict=False: some servers' grammars let raw newlines into a string, which JSON forbids.
+        data = json.loads(text[start:end + 1], strict=False)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    chosen = data.get("action")
+    if not isinstance(chosen, str):
+        return None
+    if chosen.strip() == OTHER:
+        typed = data.get("typed")
+        chosen = typed if isinstance(typed, str) else ""
+    action = _clean_action(chosen)
+    if not action or len(action) > MAX_AGENT_COMMAND or "\n" in action:
+        return None
+    return ReflActReply(_field(data.get("reflection")), _field(data.get("objective")), action)
+
+
+def _field(value: object) -> str:
+    return _joined([value]) if isinstance(value, str) else ""

@@ -118,6 +118,8 @@ class Situation:
         state: The game's complete state, for a planner to search from on its own fork.
         lighting: In the dark, the valid actions after which the player sees where they stand
             (played on a snapshot: whatever the verb, "on", "light lamp", "strike match").
+        acceptable: The valid actions the guards and the critic would let through now, for a
+            policy that offers a model only those (None: not screened).
     """
 
     turn: Turn
@@ -135,6 +137,7 @@ class Situation:
     refresh_objective: bool = False
     state: GameState | None = None
     lighting: tuple[str, ...] = ()
+    acceptable: tuple[str, ...] | None = None
 
     def lights(self) -> set[int]:
         """Object numbers of the lights carried: lit on this line of play, or burning now.

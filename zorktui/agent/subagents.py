@@ -8,7 +8,9 @@
 * Conversation tracker: when talking to someone has stopped changing anything
   for a few turns, a note to change tack.
 
-Their notes go into the ReflAct prompt and the Agent panel.
+Their notes go into the ReflAct prompt and the Agent panel. They ask the model
+only when the session's budget of calls a turn has room (the agent's own call
+comes first); otherwise their offline forms speak.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 
 from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.playlog import Consequence, normal
-from zorktui.agent.prompt import room_state_block
+from zorktui.agent.prompt import CHARS_PER_TOKEN, room_state_block
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -87,8 +89,9 @@ class SubAgents:
         # The model's hints for the hints' room (None: the offline ones, rebuilt each turn).
         self._model_hints: list[str] | None = None
 
-    def _ask(self, system: str, user: str) -> str | None:
-        if self.client is None:
+    def _ask(self, system: str, user: str, turn: int) -> str | None:
+        """The model's note, or None (no model, no room in the budget of calls, or a failure)."""
+        if self.client is None or not self.client.can_spare(turn):
             return None
         try:
             done = self.client.complete([{"role": "system", "content": system}, {"role": "user", "content": user}],
@@ -99,6 +102,12 @@ class SubAgents:
         self.notes.cost += done.cost
         return " ".join(clean_text(done.text).split())[:500]
 
+    def _limit(self) -> int | None:
+        """Characters a room-state block may take in a sub-agent's prompt (None: no model)."""
+        if self.client is None:
+            return None
+        return max(400, (self.client.context_window() - 300) * CHARS_PER_TOKEN - 400)
+
     def after_turn(self, situation: Situation) -> list[str]:
         """Update the notes for the situation after a turn; returns the notes that are new."""
         new: list[str] = []
@@ -108,14 +117,14 @@ class SubAgents:
         if due and log.consequences:
             recent = log.consequences[-NARRATE_EVERY:]
             story = "\n".join(clean_text(c.line()) for c in log.consequences[-20:])
-            text = self._ask(NARRATOR_SYSTEM, f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}")
+            text = self._ask(NARRATOR_SYSTEM, f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}", t.turn)
             self.notes.narrative = text or _offline_narrative(recent)
             self._last_narrated = t.turn
             new.append(f"Story so far: {self.notes.narrative}")
         tried = set(log.tried_here(situation.room_id))
         if log.entered_new_room() and situation.room_id != self.notes.hints_room:
             self.notes.hints_room = situation.room_id
-            text = self._ask(HINTS_SYSTEM, room_state_block(situation))
+            text = self._ask(HINTS_SYSTEM, room_state_block(situation, self._limit()), t.turn)
             self._model_hints = [h.strip(" -*•") for h in re.split(r"[;\n]|(?<=\w)\s{2,}", text)
                                  if h.strip(" -*•")][:3] if text else None
             fresh = True

@@ -35,6 +35,7 @@ class SessionOptions:
         agent: "llm", "explore", "mcts" or None (no agent).
         model, base_url: LLM settings (else from the environment).
         timeout, max_retries: LLM request limits (None: config file or defaults).
+        calls_per_turn: The budget of model calls a turn (None: config file or 1.2; 0: none).
         session: Session folder (None: nothing recorded, a temporary memory for an agent).
         seed: The game's random seed.
         memory: Keep the AriGraph memory.
@@ -59,6 +60,7 @@ class SessionOptions:
     base_url: str | None = None
     timeout: float | None = None
     max_retries: int | None = None
+    calls_per_turn: float | None = None
     session: Path | None = None
     seed: int | None = None
     memory: bool = True
@@ -124,6 +126,7 @@ def build_session(options: SessionOptions) -> Built:
         StoryError: The story cannot be played.
         SessionError: The session folder cannot be used or does not replay.
         ValueError: An unknown mode or agent.
+        LlmUnavailable: ``--agent llm`` with no model configured.
     """
     if options.mode not in MODES + RECORDED_ONLY:
         raise ValueError(f"mode must be one of {', '.join(MODES)}")
@@ -140,6 +143,11 @@ def build_session(options: SessionOptions) -> Built:
     llm, why = None, ""
     if options.agent in ("llm", "mcts") or options.llm_extract:
         llm, why = _llm(options)
+        if llm is None and options.agent == "llm":
+            # The explorer playing under the model's name would be a stand-in: refuse, in one line.
+            from zorktui.agent.llm import LlmUnavailable  # deferred: loaded already by _llm
+
+            raise LlmUnavailable(f"--agent llm: {why}")
         warning = _llm_warning(options, why)
         if warning:
             warnings.append(warning)
@@ -184,7 +192,7 @@ def build_session(options: SessionOptions) -> Built:
             if options.agent == "mcts":
                 agent = _planner(game, options, llm)
             else:
-                agent = ReflActAgent(llm, why) if options.agent == "llm" else Explorer()
+                agent = ReflActAgent(llm) if options.agent == "llm" and llm is not None else Explorer()
             subagents = SubAgents(llm if options.llm_subagents else None)
             if options.knowledge:
                 # deferred: only with an agent's knowledge on (both loaded already with the session; no cost either way)
@@ -226,8 +234,6 @@ def _llm_warning(options: SessionOptions, why: str) -> str:
     """What to tell the person when the model cannot be used ("" when there is nothing to say)."""
     if not why:
         return ""
-    if options.agent == "llm":
-        return f"LLM unavailable: {why}; the offline explorer plays instead"
     if options.agent == "mcts":
         # Heuristic priors are the planner's intended offline mode: only worth a word when a model was asked for.
         return f"LLM unavailable: {why}; the planner uses heuristic priors" if options.model or options.base_url else ""
@@ -253,7 +259,8 @@ def _llm(options: SessionOptions) -> tuple[LlmClient | None, str]:
     from zorktui.agent.llm import LlmClient, LlmConfig
 
     try:
-        limits = {k: v for k, v in (("timeout", options.timeout), ("max_retries", options.max_retries)) if v is not None}
+        limits = {k: v for k, v in (("timeout", options.timeout), ("max_retries", options.max_retries),
+                                    ("calls_per_turn", options.calls_per_turn)) if v is not None}
         config = LlmConfig.from_env(options.model, options.base_url, **limits)
         return LlmClient(config), ""
     except ZorkTuiError as exc:

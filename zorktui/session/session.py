@@ -117,6 +117,7 @@ class Session(Thinking, Autopilot):
         self.stop = stop or StopRules()
         self.subagents = subagents
         self.usage = usage
+        self._calls_recorded = usage.calls if usage is not None else 0
         self.record_valid_actions = record_valid_actions
         self.allow_undo = allow_undo
         self._close_memory = close_memory
@@ -300,6 +301,10 @@ class Session(Thinking, Autopilot):
             extra["tokens"] = self._spend["tokens"]
         if self._spend["cost"]:
             extra["cost"] = round(self._spend["cost"], 6)
+        if self.usage is not None and self.usage.calls > self._calls_recorded:
+            # Every model call since the last record (agent, critic, sub-agents, prior, a probe).
+            extra["llm_calls"] = self.usage.calls - self._calls_recorded
+            self._calls_recorded = self.usage.calls
         self.pending = None
         self._rejected = []
         self._withdrawn = []

@@ -245,6 +245,8 @@ class Thinking:
         refused: list[dict[str, Any]] = []
         tokens, cost, notes = 0, 0.0, []
         last: Idea | None = None
+        if getattr(self.agent, "wants_screening", False) and situation.valid_actions and not situation.turn.question:
+            situation.acceptable = self._screened(situation, turn_no)
         for _ in range(MAX_ATTEMPTS):
             idea = self.agent.suggest(situation)
             tokens, cost = tokens + idea.tokens, cost + idea.cost
@@ -273,6 +275,26 @@ class Thinking:
             situation.feedback.append(f"'{command}' was refused: {why}")
             situation.refused.append(command)
         return self._fallback(situation, turn_no, last, refused, tokens, cost, notes)
+
+    def _screened(self, situation: Situation, turn_no: int) -> tuple[str, ...] | None:
+        """The valid actions the guards and the critic's own stages would let through (None: no critic).
+
+        A model offered only these chooses a command that passes the first time: no call
+        is spent on a proposal the critic refuses. The critic's model stage is not asked.
+        """
+        if self.critic is None:
+            return None
+        passed = []
+        for action in situation.valid_actions or ():
+            if reserved_reason(action) or guards.refuse_repeat(self.log, action):
+                continue
+            with self._lock:
+                if self.closed or self.current.turn != turn_no:
+                    return None
+                verdict = self.critic.judge(action, situation, ask_model=False)
+            if verdict.accepted:
+                passed.append(action)
+        return tuple(passed)
 
     def _fallback(self, situation: Situation, turn_no: int, last: Idea | None, refused: list[dict[str, Any]],
                   tokens: int, cost: float, notes: list[str]) -> Proposal | None:

@@ -3,8 +3,9 @@
 The model sees the recent line of play (in-trial memory), the lessons the
 planner drew from simulated lines that died (cross-trial memory), the
 current text and the numbered valid actions, and answers with a JSON object
-of action numbers to probabilities. Its weights are mixed with the heuristic
-ones, so a model that is unsure, wrong about a number or simply absent can
+of action numbers to probabilities; where the endpoint takes a JSON schema, it
+names up to three of the commands, best first, and can name no other. Its
+weights are mixed with the heuristic ones, so a model that is unsure, wrong about a number or simply absent can
 only shift the search, never stop it. One call per state: the answer is
 remembered by state hash.
 """
@@ -16,6 +17,7 @@ import math
 import re
 
 from zorktui.agent.llm import LlmClient, LlmUnavailable
+from zorktui.agent.llm_endpoint import TEXT
 from zorktui.agent.playlog import short_result
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
@@ -33,11 +35,20 @@ SYSTEM = (
     "to the probability that each is the best next step towards points, e.g. {\"3\": 0.6, \"1\": 0.3, \"7\": 0.1}."
 )
 
+SYSTEM_JSON = (
+    "You advise a planner playing a text adventure. Given the recent play, lessons learned and the "
+    "commands that are possible now, answer with one JSON object: \"best\", a list of one to three of "
+    "those commands, the most promising first."
+)
+#: Weights of the commands a structured reply ranks, best first.
+RANK_WEIGHTS = (0.6, 0.3, 0.1)
+
 _OBJECT = re.compile(r"\{.*?\}", re.S)
 
 
-def prompt(situation: Situation, actions: list[str], lessons: list[str]) -> list[dict[str, str]]:
-    """The messages for one state."""
+def prompt(situation: Situation, actions: list[str], lessons: list[str],
+           structured: bool = False) -> list[dict[str, str]]:
+    """The messages for one state (``structured``: the reply is a JSON object naming the best commands)."""
     recent = [f"> {c.command} -> {short_result(c.result, 80)}" for c in situation.log.consequences[-8:]]
     score = situation.turn.score
     lines = [
@@ -50,9 +61,30 @@ def prompt(situation: Situation, actions: list[str], lessons: list[str]) -> list
         "Now:",
         clean_text(situation.turn.observation)[:1200],
         "Possible commands:",
-        *[f"{i}. {a}" for i, a in enumerate(actions, 1)],
+        *([f"- {a}" for a in actions] if structured else [f"{i}. {a}" for i, a in enumerate(actions, 1)]),
     ]
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(l for l in lines if l)}]
+    return [{"role": "system", "content": SYSTEM_JSON if structured else SYSTEM},
+            {"role": "user", "content": "\n".join(l for l in lines if l)}]
+
+
+def ranking_schema(actions: list[str]) -> dict[str, object]:
+    """The JSON schema of a structured reply: up to three of ``actions``, best first."""
+    return {"type": "object",
+            "properties": {"best": {"type": "array", "items": {"type": "string", "enum": actions},
+                                    "minItems": 1, "maxItems": len(RANK_WEIGHTS)}},
+            "required": ["best"], "additionalProperties": False}
+
+
+def parse_ranking(text: str, actions: list[str]) -> dict[str, float] | None:
+    """Weights from a structured reply's ranking, or None when it names none of ``actions``."""
+    try:
+        data = json.loads(text[text.find("{"):text.rfind("}") + 1], strict=False)
+    except ValueError:
+        return None
+    best = data.get("best") if isinstance(data, dict) else None
+    known = set(actions)
+    ranked = list(dict.fromkeys(a for a in best if isinstance(a, str) and a in known)) if isinstance(best, list) else []
+    return {a: w for a, w in zip(ranked, RANK_WEIGHTS)} or None
 
 
 def parse_weights(text: str, actions: list[str]) -> dict[str, float] | None:
@@ -105,6 +137,7 @@ class LlmPrior:
             (new priors, tokens spent, cost, a note for people or "").
         """
         key = situation.turn.key
+        self.client.note_turn(situation.turn.turn)
         actions = sorted(priors, key=lambda a: -priors[a])[:MAX_LISTED]
         weights = self._memo.get(key)
         tokens, cost, note = 0, 0.0, ""
@@ -112,12 +145,14 @@ class LlmPrior:
             if situation.turn.turn < self._offline_until:
                 return priors, 0, 0.0, ""
             try:
-                done = self.client.complete(prompt(situation, actions, lessons), max_tokens=300)
+                structured = self.client.reply_mode() != TEXT
+                done = self.client.complete(prompt(situation, actions, lessons, structured), max_tokens=300,
+                                            schema=ranking_schema(actions) if structured else None, name="ranking")
             except LlmUnavailable as exc:
                 self._offline_until = situation.turn.turn + RETRY_AFTER
                 return priors, 0, 0.0, f"LLM unavailable: {exc}; the planner uses heuristic priors for now"
             tokens, cost = done.prompt_tokens + done.completion_tokens, done.cost
-            weights = parse_weights(done.text, actions)
+            weights = parse_ranking(done.text, actions) if done.structured else parse_weights(done.text, actions)
             if weights is None:
                 return priors, tokens, cost, "the model's reply held no usable weights; heuristic priors kept"
             self._memo[key] = weights
