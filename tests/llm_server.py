@@ -2,7 +2,8 @@
 
 Each POST to ``/v1/chat/completions`` takes the next scripted step:
 a string (the reply text), an int (an HTTP error status), a ``("sleep", s, text)``
-tuple (a slow reply), ``("raw", body)`` (a malformed body), or a callable that
+tuple (a slow reply), ``("raw", body)`` (a malformed body), ``("status", code, body)``
+(an error with the endpoint's own words), or a callable that
 gets the request body and returns one of those. When the script runs out, the
 ``default`` step is used (it may be a callable too). Requests are kept for the
 test to inspect. No model is involved.
@@ -68,6 +69,9 @@ class ScriptedLLM:
                     step = step(body)
                 if isinstance(step, int):
                     self._send(step, {"error": {"message": f"scripted {step}", "type": "server_error"}})
+                    return
+                if isinstance(step, tuple) and step[0] == "status":
+                    self._send_bytes(step[1], step[2].encode())
                     return
                 if isinstance(step, tuple) and step[0] == "raw":
                     self._send_bytes(200, step[1].encode())

@@ -133,6 +133,15 @@ class Usage:
     failures: int = 0
     ms: float = 0.0
     replies: str = ""
+    turns: int = 0
+
+    def per_turn(self) -> str:
+        """Calls, tokens and model seconds a turn, for people ("" before the first turn)."""
+        if not self.turns:
+            return ""
+        n = self.turns
+        return (f"{self.calls / n:.2f} calls, {(self.prompt_tokens + self.completion_tokens) / n:,.0f} tokens, "
+                f"{self.ms / n / 1000:.1f} s a turn")
 
 
 def _reason(exc: BaseException) -> str:
@@ -198,6 +207,7 @@ class LlmClient:
         self._mode: str | None = config.replies if config.replies != "auto" else None
         self._context: int | None = config.context or None
         self._first_turn: int | None = None
+        self._last_turn: int | None = None
         self._client = openai.OpenAI(
             api_key=config.api_key or "not-needed",
             base_url=config.base_url,
@@ -264,6 +274,9 @@ class LlmClient:
         with self._lock:
             if self._first_turn is None or turn < self._first_turn:
                 self._first_turn = turn
+            if turn != self._last_turn:
+                self._last_turn = turn
+                self.usage.turns += 1
 
     def can_spare(self, turn: int) -> bool:
         """Whether a call that is not the agent's own fits the budget at ``turn``.

@@ -48,6 +48,7 @@ class ReflActAgent:
         #: Why the model is not being used right now ("" when it is).
         self.offline_reason = ""
         self._offline_until = -1
+        self._asked: Situation | None = None
 
     @property
     def mode_line(self) -> str:
@@ -60,6 +61,12 @@ class ReflActAgent:
         self.client.note_turn(situation.turn.turn)
         if situation.turn.turn < self._offline_until:
             return self._offline(situation, [])
+        again = self._asked is situation  # the critic refused what the model chose for this same decision
+        self._asked = situation
+        if again and not self.client.can_spare(situation.turn.turn):
+            # The critic refused the model's command; asking again would spend a call the budget has not got.
+            return self._offline(situation, ["the model's command was refused and the budget of calls a turn has "
+                                             "no room to ask again; the explorer chose"])
         tokens, cost = 0, 0.0
         notes: list[str] = []
         if self.offline_reason:

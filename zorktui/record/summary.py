@@ -22,6 +22,9 @@ class SessionCurve:
         participant: The pseudonym, if any.
         scores: Score after each step (index 0: the opening).
         think_ms: Think times of the person's or agent's commands.
+        agent_ms: Time the agent spent on each turn it proposed for.
+        agent_turns: Turns the agent proposed for; ``model_turns``: of those, the ones a model's proposal was.
+        llm_calls, tokens: Model calls and tokens over the session.
     """
 
     folder: Path
@@ -30,6 +33,11 @@ class SessionCurve:
     participant: str | None
     scores: list[int] = field(default_factory=list)
     think_ms: list[float] = field(default_factory=list)
+    agent_ms: list[float] = field(default_factory=list)
+    agent_turns: int = 0
+    model_turns: int = 0
+    llm_calls: int = 0
+    tokens: int = 0
 
     @property
     def final(self) -> int:
@@ -75,9 +83,28 @@ def load_curve(folder: Path) -> SessionCurve:
             curve.scores.append(int(record.get("score") or 0))
             if record.get("command") is not None and isinstance(record.get("think_ms"), (int, float)):
                 curve.think_ms.append(float(record["think_ms"]))
+            _count_spend(curve, record)
         elif record.get("type") in ("undo", "restart", "restore") and isinstance(record.get("record"), dict):
             curve.scores.append(int(record["record"].get("score") or 0))
     return curve
+
+
+#: Proposal sources that are a model's choice (the app's LLM agent; the planner's is a search).
+MODEL_SOURCES = ("llm",)
+
+
+def _count_spend(curve: SessionCurve, record: dict[str, Any]) -> None:
+    """Add one turn record's model calls, tokens and agent time to the curve."""
+    for key in ("llm_calls", "tokens"):
+        value = record.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            setattr(curve, key, getattr(curve, key) + value)
+    proposal = record.get("proposal")
+    if isinstance(proposal, dict) and record.get("actor") == "agent":
+        curve.agent_turns += 1
+        curve.model_turns += proposal.get("source") in MODEL_SOURCES
+        if isinstance(record.get("agent_ms"), (int, float)):
+            curve.agent_ms.append(float(record["agent_ms"]))
 
 
 @dataclass
@@ -98,6 +125,18 @@ class StorySummary:
         """Median think time over every command of every session."""
         times = [t for c in self.curves for t in c.think_ms]
         return statistics.median(times) if times else None
+
+    def model_figures(self) -> dict[str, float] | None:
+        """The model's share of the agent's turns and its cost a turn (None when no model was asked)."""
+        calls = sum(c.llm_calls for c in self.curves)
+        tokens = sum(c.tokens for c in self.curves)
+        turns = sum(c.agent_turns for c in self.curves)
+        if not (calls or tokens) or not turns:
+            return None
+        times = [t for c in self.curves for t in c.agent_ms]
+        return {"agent_turns": turns, "model_turns": sum(c.model_turns for c in self.curves),
+                "calls_per_turn": calls / turns, "tokens_per_turn": tokens / turns,
+                "median_agent_s": statistics.median(times) / 1000 if times else 0.0}
 
     def milestones(self) -> list[tuple[int, float | None, int]]:
         """Every score above 0 any session reached: (score, median steps to it among sessions that did, how many did)."""
@@ -139,6 +178,11 @@ def table(summaries: list[StorySummary]) -> str:
         think = s.median_think_ms
         lines.append(f"{s.title} (md5 {s.md5[:8]}): {_count(len(s.curves), 'session')}, median final score {s.median_final:g}, "
                      f"median think time {'-' if think is None else f'{think / 1000:.1f} s'}")
+        model = s.model_figures()
+        if model:
+            lines.append(f"  model: chose {model['model_turns']:g} of {model['agent_turns']:g} agent turns; "
+                         f"{model['calls_per_turn']:.2f} calls, {model['tokens_per_turn']:,.0f} tokens a turn, "
+                         f"median {model['median_agent_s']:.1f} s a turn")
         for score, steps, n in s.milestones():
             lines.append(f"  score {score:>4}: reached by {n}/{len(s.curves)}, median step "
                          f"{'-' if steps is None else f'{steps:g}'}")
@@ -259,6 +303,6 @@ def png_plot(summaries: list[StorySummary], path: Path) -> None:
 def to_json(summaries: list[StorySummary]) -> list[dict[str, Any]]:
     """The summaries as JSON-ready dicts."""
     return [{"title": s.title, "md5": s.md5, "sessions": len(s.curves), "median_final_score": s.median_final,
-             "median_think_ms": s.median_think_ms,
+             "median_think_ms": s.median_think_ms, "model": s.model_figures(),
              "milestones": [{"score": a, "median_steps": b, "reached": n} for a, b, n in s.milestones()]}
             for s in summaries]

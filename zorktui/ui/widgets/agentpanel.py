@@ -133,12 +133,23 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
     out.append("\n")
     u = state.usage
     if u is not None:
-        out.append(f"LLM: {u.calls} calls, {u.prompt_tokens + u.completion_tokens} tokens, ${u.cost:.4f}", style="dim")
+        out.append(llm_line(u), style="dim")
     elif state.agent.endswith("(MCP)"):
         out.append("LLM: none in this app (the outside agent brings its own)", style="dim")
     else:
         out.append("LLM: not in use (offline agent)", style="dim")
     return out
+
+
+def llm_line(u: Usage) -> str:
+    """The model's line: how replies are asked for, what a turn costs, and the totals."""
+    # deferred: the labels' module is loaded already wherever a model is in use
+    from zorktui.agent.llm_endpoint import LABELS
+
+    replies = f"replies as {LABELS[u.replies]}. " if u.replies in LABELS else ""
+    each = f"{u.per_turn()}; " if u.per_turn() else ""
+    return (f"LLM: {replies}{each}{u.calls} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
+            f"${u.cost:.4f} in all")
 
 
 class AgentPanel(TitledPanel):
