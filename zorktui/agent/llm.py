@@ -134,6 +134,7 @@ class Usage:
     ms: float = 0.0
     replies: str = ""
     turns: int = 0
+    probes: int = 0
 
     def per_turn(self) -> str:
         """Calls, tokens and model seconds a turn, for people ("" before the first turn)."""
@@ -241,6 +242,8 @@ class LlmClient:
                                     llm_endpoint.request_shape(shape, llm_endpoint.PROBE_SCHEMA, "probe"), probe=True)
             except LlmRefused:
                 continue
+            with self._lock:
+                self.usage.probes += 1
             if llm_endpoint.probe_answered(done.text):
                 return shape
         return TEXT
@@ -278,19 +281,23 @@ class LlmClient:
                 self._last_turn = turn
                 self.usage.turns += 1
 
-    def can_spare(self, turn: int) -> bool:
+    def can_spare(self, turn: int, reserve: int = 1) -> bool:
         """Whether a call that is not the agent's own fits the budget at ``turn``.
+
+        ``reserve`` calls are kept back for the agent's asking again after the critic
+        refused its command (the agent itself passes 0).
 
         The budget counts every call made so far and the one the agent will still
         make this turn, against ``calls_per_turn`` for each turn since the first
-        one noted.
+        one noted. The probes of what the endpoint takes, made once per endpoint,
+        are left out: the budget is for steady play.
         """
         if self.config.calls_per_turn <= 0:
             return True
         self.note_turn(turn)
         with self._lock:
             turns = turn - (self._first_turn or 0) + 1
-            return self.usage.calls + 2 <= self.config.calls_per_turn * turns
+            return self.usage.calls - self.usage.probes + 2 + reserve <= self.config.calls_per_turn * turns
 
     # ------------------------------------------------------------ calls
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 400, temperature: float = 0.2,

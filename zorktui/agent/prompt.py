@@ -37,7 +37,7 @@ ACTION: one game command, as a player would type it (e.g. "open mailbox", "north
 SYSTEM_JSON = f"""You are playing a parser-based text adventure (interactive fiction) with a human partner.
 Each turn you get a ROOM STATE block. Think about where you are and what you want, then answer with one JSON object:
 "reflection": one sentence on the situation: what worked, what failed, what is left to try here;
-"objective": the goal you are pursuing now (keep it until it is done or clearly hopeless);
+"objective" (when asked for): the goal you are pursuing now (keep it until it is done or clearly hopeless);
 "action": the command to play now, one of the commands offered; or "{OTHER}" and the command in "typed".
 """ + _RULES
 

@@ -63,7 +63,7 @@ class ReflActAgent:
             return self._offline(situation, [])
         again = self._asked is situation  # the critic refused what the model chose for this same decision
         self._asked = situation
-        if again and not self.client.can_spare(situation.turn.turn):
+        if again and not self.client.can_spare(situation.turn.turn, reserve=0):
             # The critic refused the model's command; asking again would spend a call the budget has not got.
             return self._offline(situation, ["the model's command was refused and the budget of calls a turn has "
                                              "no room to ask again; the explorer chose"])
@@ -93,7 +93,8 @@ class ReflActAgent:
                 reply = parse_json_reply(done.text, offered) if done.structured else parse_reply(done.text)
                 if reply is not None:
                     self.offline_reason = ""
-                    return Idea(reply.action, self.name, reply.reflection, reply.objective, tokens, cost, notes)
+                    return Idea(reply.action, self.name, reply.reflection, reply.objective or situation.objective,
+                                tokens, cost, notes)
                 if attempt == 0:
                     notes.append(f"the model's reply had no usable action ({_gist(done.text)}); asked again")
                     reask = not done.structured
@@ -123,7 +124,8 @@ class ReflActAgent:
         msgs = prompt.messages(situation, structured, self.client.context_window(), reply_tokens)
         if reask and not structured:
             msgs = msgs + [{"role": "user", "content": prompt.REASK}]
-        return msgs, (reply_schema(offered, allow_other) if structured else None), offered
+        objective = not situation.objective or situation.refresh_objective
+        return msgs, (reply_schema(offered, allow_other, objective) if structured else None), offered
 
     def _offline(self, situation: Situation, notes: list[str]) -> Idea:
         idea = self.fallback.suggest(situation)

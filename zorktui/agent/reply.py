@@ -75,31 +75,33 @@ def _joined(lines: list[str]) -> str:
 
 #: The action that stands for "a command not in the list"; the command is then in ``typed``.
 OTHER = "(type another command)"
-#: Caps on the free-text fields of a structured reply: they bound its tokens, so a reply is never cut off.
-REFLECTION_CHARS = 160
-OBJECTIVE_CHARS = 80
-TYPED_CHARS = 60
+#: Caps on the free-text fields of a structured reply: they bound its tokens, so a reply is never cut off,
+#: and every token costs (a small model on 2 cores spends 15-45 ms on each under a grammar).
+REFLECTION_CHARS = 100
+OBJECTIVE_CHARS = 60
+TYPED_CHARS = 40
 #: Actions the schema lists at most (the rest can still be typed).
 SCHEMA_ACTIONS = 150
 
 
-def reply_schema(actions: list[str] | None, allow_other: bool = True) -> dict[str, object]:
+def reply_schema(actions: list[str] | None, allow_other: bool = True, objective: bool = True) -> dict[str, object]:
     """The JSON schema of a structured ReflAct reply.
 
     Args:
         actions: The commands the action must be one of (None: any command, typed).
         allow_other: Offer :data:`OTHER`, with the command in ``typed``.
+        objective: Ask for the objective (it stands until it is time to reconsider it:
+            asking every turn would only spend tokens).
     """
     listed = [a for a in (actions or [])[:SCHEMA_ACTIONS] if a != OTHER]
     if listed:
         action: dict[str, object] = {"type": "string", "enum": listed + ([OTHER] if allow_other else [])}
     else:
         action = {"type": "string", "maxLength": MAX_AGENT_COMMAND}
-    properties: dict[str, object] = {
-        "reflection": {"type": "string", "minLength": 8, "maxLength": REFLECTION_CHARS},
-        "objective": {"type": "string", "maxLength": OBJECTIVE_CHARS},
-        "action": action,
-    }
+    properties: dict[str, object] = {"reflection": {"type": "string", "minLength": 8, "maxLength": REFLECTION_CHARS}}
+    if objective:
+        properties["objective"] = {"type": "string", "maxLength": OBJECTIVE_CHARS}
+    properties["action"] = action
     if listed and allow_other:
         properties["typed"] = {"type": "string", "maxLength": TYPED_CHARS}
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}

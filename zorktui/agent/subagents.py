@@ -89,13 +89,13 @@ class SubAgents:
         # The model's hints for the hints' room (None: the offline ones, rebuilt each turn).
         self._model_hints: list[str] | None = None
 
-    def _ask(self, system: str, user: str, turn: int) -> str | None:
+    def _ask(self, system: str, user: str, turn: int, max_tokens: int) -> str | None:
         """The model's note, or None (no model, no room in the budget of calls, or a failure)."""
         if self.client is None or not self.client.can_spare(turn):
             return None
         try:
             done = self.client.complete([{"role": "system", "content": system}, {"role": "user", "content": user}],
-                                        max_tokens=200)
+                                        max_tokens=max_tokens)
         except LlmUnavailable:
             return None
         self.notes.tokens += done.prompt_tokens + done.completion_tokens
@@ -117,14 +117,14 @@ class SubAgents:
         if due and log.consequences:
             recent = log.consequences[-NARRATE_EVERY:]
             story = "\n".join(clean_text(c.line()) for c in log.consequences[-20:])
-            text = self._ask(NARRATOR_SYSTEM, f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}", t.turn)
+            text = self._ask(NARRATOR_SYSTEM, f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}", t.turn, 120)
             self.notes.narrative = text or _offline_narrative(recent)
             self._last_narrated = t.turn
             new.append(f"Story so far: {self.notes.narrative}")
         tried = set(log.tried_here(situation.room_id))
         if log.entered_new_room() and situation.room_id != self.notes.hints_room:
             self.notes.hints_room = situation.room_id
-            text = self._ask(HINTS_SYSTEM, room_state_block(situation, self._limit()), t.turn)
+            text = self._ask(HINTS_SYSTEM, room_state_block(situation, self._limit()), t.turn, 60)
             self._model_hints = [h.strip(" -*•") for h in re.split(r"[;\n]|(?<=\w)\s{2,}", text)
                                  if h.strip(" -*•")][:3] if text else None
             fresh = True
