@@ -281,23 +281,28 @@ class LlmClient:
                 self._last_turn = turn
                 self.usage.turns += 1
 
-    def can_spare(self, turn: int, reserve: int = 1) -> bool:
-        """Whether a call that is not the agent's own fits the budget at ``turn``.
+    def can_spare(self, turn: int, pending: int = 1, reserve: int = 1) -> bool:
+        """Whether one more call fits the budget at ``turn``.
 
-        ``reserve`` calls are kept back for the agent's asking again after the critic
-        refused its command (the agent itself passes 0).
+        The budget counts every call made so far, this one, the ``pending`` calls
+        still to come this turn (the agent's own, for a sub-agent asking before it)
+        and ``reserve`` calls kept back for the agent's asking again after the
+        critic refused its command, against ``calls_per_turn`` for each turn since
+        the first one noted. The probes of what the endpoint takes, made once per
+        endpoint, are left out: the budget is for steady play.
 
-        The budget counts every call made so far and the one the agent will still
-        make this turn, against ``calls_per_turn`` for each turn since the first
-        one noted. The probes of what the endpoint takes, made once per endpoint,
-        are left out: the budget is for steady play.
+        Args:
+            turn: The turn the call is for.
+            pending: Calls still to come this turn besides this one.
+            reserve: Calls to keep back (the agent itself passes 0).
         """
         if self.config.calls_per_turn <= 0:
             return True
         self.note_turn(turn)
         with self._lock:
             turns = turn - (self._first_turn or 0) + 1
-            return self.usage.calls - self.usage.probes + 2 + reserve <= self.config.calls_per_turn * turns
+            used = self.usage.calls - self.usage.probes
+            return used + 1 + pending + reserve <= self.config.calls_per_turn * turns
 
     # ------------------------------------------------------------ calls
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 400, temperature: float = 0.2,

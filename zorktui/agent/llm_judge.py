@@ -44,7 +44,7 @@ class LlmJudge:
 
     def __call__(self, command: str, situation: Situation) -> tuple[float, str] | None:
         """The model's score in [-1, 1] and its reason, or None (also when the budget of calls has no room)."""
-        if not self.client.can_spare(situation.turn.turn):
+        if not self.client.can_spare(situation.turn.turn, pending=0):  # asked after the agent's call
             return None
         limit = max(400, (self.client.context_window() - 100) * CHARS_PER_TOKEN - 400)
         user = f"{room_state_block(situation, limit)}\n\nPROPOSED COMMAND: {clean_text(command)}"

@@ -63,7 +63,7 @@ class ReflActAgent:
             return self._offline(situation, [])
         again = self._asked is situation  # the critic refused what the model chose for this same decision
         self._asked = situation
-        if again and not self.client.can_spare(situation.turn.turn, reserve=0):
+        if again and not self.client.can_spare(situation.turn.turn, pending=0, reserve=0):
             # The critic refused the model's command; asking again would spend a call the budget has not got.
             return self._offline(situation, ["the model's command was refused and the budget of calls a turn has "
                                              "no room to ask again; the explorer chose"])
@@ -120,6 +120,10 @@ class ReflActAgent:
             offered = [a for a in offered if a not in situation.refused] or None
         if situation.turn.question:
             allow_other = False  # a question is answered from what the story offers
+        elif allow_other and offered and not self.client.can_spare(situation.turn.turn, pending=1, reserve=0):
+            # A typed command may be refused, and asking again needs a call the budget has not got: offer
+            # only what the critic lets through, so this reply is played.
+            allow_other = False
         reply_tokens = JSON_REPLY_TOKENS if structured else TEXT_REPLY_TOKENS
         msgs = prompt.messages(situation, structured, self.client.context_window(), reply_tokens)
         if reask and not structured:
