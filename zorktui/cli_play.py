@@ -69,7 +69,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Without --agent: the model when one is asked for or configured, else the offline explorer (with
     # --mcp-port the outside agent is the one that proposes, unless --agent asks for the app's own too).
     if baseline is None and args.agent is None and args.mcp_port is None:
-        args.agent = "llm" if args.model or args.base_url or os.environ.get("OPENAI_API_KEY") else "explore"
+        args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
     _check_agent_flags(args)
     _check_resume_seed(args)
     if args.session is None:
@@ -103,6 +103,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         live.stop()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0
+
+
+def _model_configured() -> bool:
+    """Whether a model is configured without flags (a key, ``OPENAI_BASE_URL`` or ``[llm] base_url``)."""
+    # deferred: the model's settings load only when play chooses its agent
+    from zorktui.agent.llm import LlmConfig
+
+    config = LlmConfig.from_env()
+    return bool(config.api_key or config.base_url)
 
 
 def _ask_pseudonym(theme: str | None) -> str | None:
