@@ -81,6 +81,11 @@ TRIM_ORDER = ("lessons", "belief", "history", "rooms", "notes", "frontiers", "tr
 _FLOOR = {"history": 3, "valid": 12}
 
 
+#: Parts that change least from turn to turn: put first in a model's prompt, the server's cache of the
+#: prompt's start (llama.cpp keeps the longest common prefix) spares their tokens on the next turn.
+STABLE_FIRST = ("lessons", "rooms", "belief", "notes", "frontiers", "warnings")
+
+
 def _parts(s: Situation) -> list[Part]:
     t = s.turn
     score = "?" if t.score is None else (f"{t.score}/{s.max_score}" if s.max_score else str(t.score))
@@ -159,14 +164,18 @@ def _trim(parts: list[Part], limit: int) -> None:
                 del by_key[key]
 
 
-def room_state_block(s: Situation, limit: int | None = None) -> str:
+def room_state_block(s: Situation, limit: int | None = None, stable_first: bool = False) -> str:
     """The room-state block: room identity, what was tried here and what it did, map, belief, warnings.
 
     Args:
         s: The situation.
         limit: At most this many characters (None: no limit); whole records are left out to fit.
+        stable_first: Begin with what changes least (lessons, explored rooms, what was seen
+            elsewhere, notes), for a model's prompt; people read the room first.
     """
     parts = _parts(s)
+    if stable_first:
+        parts.sort(key=lambda p: STABLE_FIRST.index(p.key) if p.key in STABLE_FIRST else len(STABLE_FIRST))
     if limit is not None:
         _trim(parts, limit)
     return _joined(parts)
@@ -197,7 +206,7 @@ def messages(s: Situation, structured: bool = False, context_tokens: int | None 
         # chat template's own tokens (a few per message).
         spare = context_tokens - reply_tokens - 32
         limit = max(400, spare * CHARS_PER_TOKEN - len(system) - len("\n".join(tail)))
-    user = [room_state_block(s, limit), *tail]
+    user = [room_state_block(s, limit, stable_first=True), *tail]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(user)}]
 
 

@@ -77,7 +77,7 @@ def _joined(lines: list[str]) -> str:
 OTHER = "(type another command)"
 #: Caps on the free-text fields of a structured reply: they bound its tokens, so a reply is never cut off,
 #: and every token costs (a small model on 2 cores spends 15-45 ms on each under a grammar).
-REFLECTION_CHARS = 100
+REFLECTION_CHARS = 80
 OBJECTIVE_CHARS = 60
 TYPED_CHARS = 40
 #: Actions the schema lists at most (the rest can still be typed).
