@@ -32,14 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # tests/local_llm.py starts the server for the tests and for this
 
 
-def play(story: str, base_url: str, model: str, steps: int, context: int | None) -> dict[str, Any]:
+def play(story: str, base_url: str, model: str, steps: int, context: int | None, replies: str = "auto") -> dict[str, Any]:
     """One run in a fresh home; the figures read from its trajectory."""
     with tempfile.TemporaryDirectory(prefix="bench-llm-") as tmp:
         env = {**os.environ, "ZORKTUI_HOME": str(Path(tmp) / "home")}
         env.pop("OPENAI_API_KEY", None)
-        if context:
-            (Path(tmp) / "home" / "config").mkdir(parents=True)
-            (Path(tmp) / "home" / "config" / "config.toml").write_text(f"[llm]\ncontext = {context}\n")
+        settings = ([f"context = {context}"] if context else []) + [f'replies = "{replies}"']
+        (Path(tmp) / "home" / "config").mkdir(parents=True)
+        (Path(tmp) / "home" / "config" / "config.toml").write_text("[llm]\n" + "\n".join(settings) + "\n")
         session = Path(tmp) / "s"
         done = subprocess.run(
             [sys.executable, "-m", "zorktui", "run", story, "--agent", "llm", "--model", model, "--base-url", base_url,
@@ -91,12 +91,20 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--context", type=int, help="the server's context window (and [llm] context)")
+    parser.add_argument("--against-text", action="store_true",
+                        help="alternate each run with one whose replies are text lines ([llm] replies = \"text\"), "
+                             "the baseline, and print the ratios")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
-    runs = []
+    runs, texts = [], []
     with endpoint(args) as base:
         print(f"story: {Path(args.story).name}; model: {args.model} at {base}; {args.steps} steps a run")
         for i in range(args.runs):
+            if args.against_text:
+                t = play(args.story, base, args.model, args.steps, args.context, "text")
+                texts.append(t)
+                print(f"text {i + 1}: model chose {t['model_turns']}/{t['turns']} turns; {t['calls_per_turn']:.2f} "
+                      f"calls a turn; median {t['median_s']:.2f} s a turn; asked again {t['asked_again']}x", flush=True)
             r = play(args.story, base, args.model, args.steps, args.context)
             runs.append(r)
             print(f"run {i + 1}: model chose {r['model_turns']}/{r['turns']} turns ({r['with_reflection']} with a "
@@ -109,9 +117,13 @@ def main() -> int:
     print(f"medians over {len(runs)} runs: model's turns {statistics.median(share):.0%}; "
           f"{statistics.median(r['calls_per_turn'] for r in runs):.2f} calls a turn; "
           f"{statistics.median(r['median_s'] for r in runs):.2f} s a turn")
+    for t, r in zip(texts, runs):
+        print(f"pair: model's turns {r['model_turns']}/{r['turns']} against {t['model_turns']}/{t['turns']} with text; "
+              f"calls a turn {r['calls_per_turn'] / t['calls_per_turn']:.2f}x; "
+              f"median s a turn {r['median_s'] / t['median_s']:.2f}x")
     if args.json:
         args.json.write_text(json.dumps({"story": Path(args.story).name, "model": args.model, "steps": args.steps,
-                                         "runs": runs}, indent=1))
+                                         "runs": runs, "text_runs": texts}, indent=1))
     return 0
 
 

@@ -17,7 +17,7 @@ from llm_server import ScriptedLLM
 from zorktui.agent.llm import LlmClient, LlmConfig
 from zorktui.agent.llm_endpoint import EndpointBook, limit_named
 from zorktui.agent.prompt import room_state_block
-from zorktui.agent.reply import OTHER, parse_json_reply, reply_schema
+from zorktui.agent.reply import parse_json_reply, reply_schema
 from zorktui.record.summary import summarize, table
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
@@ -30,14 +30,21 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def answer(action: str, reflection: str = "The landing stage is quiet.", typed: str = "") -> str:
-    return json.dumps({"reflection": reflection, "objective": "light the lamp", "action": action, "typed": typed})
+def answer(action: str | dict, reflection: str = "The landing stage is quiet.") -> str:
+    return json.dumps({"reflection": reflection, "objective": "light the lamp", "action": action})
+
+
+def offered_in(body: dict) -> tuple[list[str], bool]:
+    """The commands a request's schema offers, and whether it lets the model type another."""
+    action = body["response_format"]["json_schema"]["schema"]["properties"]["action"]
+    if "anyOf" in action:
+        return action["anyOf"][0]["enum"], True
+    return action["enum"], False
 
 
 def first_offered(body: dict) -> str:
     """A schema-honouring model's reply: the first command the schema offers."""
-    schema = body["response_format"]["json_schema"]["schema"]
-    return answer(schema["properties"]["action"]["enum"][0])
+    return answer(offered_in(body)[0][0])
 
 
 def build(llm: ScriptedLLM, tmp_path: Path, **kw):
@@ -83,16 +90,15 @@ def test_the_agent_asks_for_one_object_whose_action_is_a_screened_valid_action(t
             session.close()
     assert proposal is not None and proposal.command == "north" and proposal.source == "llm"
     assert proposal.reflection == "The landing stage is quiet." and proposal.objective == "light the lamp"
-    schema = request["response_format"]["json_schema"]["schema"]
-    offered = schema["properties"]["action"]["enum"]
-    assert "north" in offered and offered[-1] == OTHER and "typed" in schema["required"]
+    offered, typing = offered_in(request)
+    assert "north" in offered and typing
     # Offered: the valid actions the critic lets through (the flask of tea here is one of them).
     assert any("tea" in a for a in offered)
     assert "Answer with one JSON object." in request["messages"][1]["content"]
 
 
 def test_a_command_typed_out_is_played(tmp_path: Path) -> None:
-    with ScriptedLLM(default=answer(OTHER, typed="e"), structured="json_schema") as llm:
+    with ScriptedLLM(default=answer({"typed": "e"}), structured="json_schema") as llm:
         session = build(llm, tmp_path, calls_per_turn=0)
         try:
             proposal = session.propose()
@@ -105,7 +111,7 @@ def test_a_command_typed_out_is_played(tmp_path: Path) -> None:
     '{"action": "quit"}',                                      # a server that ignores the schema
     '{"reflection": "x", "objective": "y", "action": 7}',
     '[1, 2, 3]',
-    '{"action": "' + OTHER + '", "typed": ""}',
+    '{"reflection": "x", "action": {"typed": ""}}',
     "not json at all",
 ])
 def test_a_reply_outside_the_schema_is_never_played_as_is(hostile: str, tmp_path: Path) -> None:
@@ -125,18 +131,19 @@ def test_typing_is_offered_only_when_the_budget_could_pay_for_asking_again(tmp_p
             session.run_autopilot()
         finally:
             session.close()
-    offered = [OTHER in r["response_format"]["json_schema"]["schema"]["properties"]["action"].get("enum", [])
-               for r in llm.requests]
+    offered = [offered_in(r)[1] for r in llm.requests]
     # One call a turn from turn 0: by turn 4 the 1.2 a turn has room for a second call.
     assert offered[:4] == [False] * 4 and all(offered[4:])
 
 
 def test_json_replies_parse_with_raw_newlines_and_prose_around() -> None:
-    text = 'Sure!\n{"reflection": "two\nlines", "objective": "o", "action": "north", "typed": ""}\nDone.'
+    text = 'Sure!\n{"reflection": "two\nlines", "objective": "o", "action": "north"}\nDone.'
     reply = parse_json_reply(text, ["north"])
     assert reply is not None and reply.action == "north" and reply.reflection == "two lines"
-    schema = reply_schema(None)
-    assert schema["properties"]["action"] == {"type": "string", "maxLength": 80} and "typed" not in schema["properties"]
+    typed = parse_json_reply('{"reflection": "r", "action": {"typed": "xyzzy"}}', ["north"])
+    assert typed is not None and typed.action == "xyzzy"
+    assert reply_schema(None)["properties"]["action"] == {"type": "string", "maxLength": 80}
+    assert "objective" not in reply_schema(["north"], objective=False)["required"]
 
 
 # ---------------------------------------------------------------- the context window

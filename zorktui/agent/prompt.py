@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zorktui.agent.playlog import short_result
-from zorktui.agent.reply import OTHER
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -38,7 +37,7 @@ SYSTEM_JSON = f"""You are playing a parser-based text adventure (interactive fic
 Each turn you get a ROOM STATE block. Think about where you are and what you want, then answer with one JSON object:
 "reflection": one sentence on the situation: what worked, what failed, what is left to try here;
 "objective" (when asked for): the goal you are pursuing now (keep it until it is done or clearly hopeless);
-"action": the command to play now, one of the commands offered; or "{OTHER}" and the command in "typed".
+"action": the command to play now, one of the commands offered, or {{"typed": "another command"}}.
 """ + _RULES
 
 

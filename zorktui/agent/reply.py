@@ -73,8 +73,6 @@ def _joined(lines: list[str]) -> str:
     return safe_command(" ".join(lines)).strip("*_ ")
 
 
-#: The action that stands for "a command not in the list"; the command is then in ``typed``.
-OTHER = "(type another command)"
 #: Caps on the free-text fields of a structured reply: they bound its tokens, so a reply is never cut off,
 #: and every token costs (a small model on 2 cores spends 15-45 ms on each under a grammar).
 REFLECTION_CHARS = 80
@@ -87,32 +85,39 @@ SCHEMA_ACTIONS = 150
 def reply_schema(actions: list[str] | None, allow_other: bool = True, objective: bool = True) -> dict[str, object]:
     """The JSON schema of a structured ReflAct reply.
 
+    The action is one of ``actions`` or, with ``allow_other``, an object
+    ``{"typed": "a command"}``: typing costs its tokens only when it is chosen.
+
     Args:
-        actions: The commands the action must be one of (None: any command, typed).
-        allow_other: Offer :data:`OTHER`, with the command in ``typed``.
+        actions: The commands the action must be one of (None: any command, typed as a string).
+        allow_other: Let the model type a command that is not among ``actions``.
         objective: Ask for the objective (it stands until it is time to reconsider it:
             asking every turn would only spend tokens).
     """
-    listed = [a for a in (actions or [])[:SCHEMA_ACTIONS] if a != OTHER]
-    if listed:
-        action: dict[str, object] = {"type": "string", "enum": listed + ([OTHER] if allow_other else [])}
-    else:
+    listed = list(dict.fromkeys((actions or [])[:SCHEMA_ACTIONS]))
+    action: dict[str, object]
+    if not listed:
         action = {"type": "string", "maxLength": MAX_AGENT_COMMAND}
+    elif allow_other:
+        typed = {"type": "object", "properties": {"typed": {"type": "string", "maxLength": TYPED_CHARS}},
+                 "required": ["typed"], "additionalProperties": False}
+        action = {"anyOf": [{"type": "string", "enum": listed}, typed]}
+    else:
+        action = {"type": "string", "enum": listed}
     properties: dict[str, object] = {"reflection": {"type": "string", "minLength": 8, "maxLength": REFLECTION_CHARS}}
     if objective:
         properties["objective"] = {"type": "string", "maxLength": OBJECTIVE_CHARS}
     properties["action"] = action
-    if listed and allow_other:
-        properties["typed"] = {"type": "string", "maxLength": TYPED_CHARS}
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
 def parse_json_reply(text: str, actions: list[str] | None = None) -> ReflActReply | None:
     """A structured reply's parts, or None when it is no object with a usable action.
 
-    The action must be one of ``actions`` when they are given, or :data:`OTHER`
-    with a command in ``typed``; a model that ignored the schema and wrote
-    another command is still heard if the command is usable.
+    The action is a command (one of ``actions`` for a schema-honouring server;
+    a model that ignored the schema and wrote another command is still heard
+    if the command is usable: the critic judges it like any other) or an
+    object whose ``typed`` is the command.
     """
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
@@ -125,11 +130,10 @@ def parse_json_reply(text: str, actions: list[str] | None = None) -> ReflActRepl
     if not isinstance(data, dict):
         return None
     chosen = data.get("action")
+    if isinstance(chosen, dict):
+        chosen = chosen.get("typed")
     if not isinstance(chosen, str):
         return None
-    if chosen.strip() == OTHER:
-        typed = data.get("typed")
-        chosen = typed if isinstance(typed, str) else ""
     action = _clean_action(chosen)
     if not action or len(action) > MAX_AGENT_COMMAND or "\n" in action:
         return None
