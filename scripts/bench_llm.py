@@ -79,7 +79,8 @@ def endpoint(args: argparse.Namespace) -> Iterator[str]:
     why = local_llm.missing()
     if why:
         raise SystemExit(f"bench_llm: {why}")
-    with local_llm.serving(local_llm.gguf(args.model), context=args.context or 2048) as base:
+    with local_llm.serving(local_llm.gguf(args.model), context=args.context or 2048,
+                           chat_format=local_llm.CHAT_FORMATS.get(args.model)) as base:
         yield base
 
 

@@ -26,8 +26,11 @@ import urllib.request
 from pathlib import Path
 from typing import Iterator
 
-#: The models a package ships, by short name: (package, how to find the GGUF).
+#: The models a package ships, by short name.
 MODELS = ("smollm2", "gemma")
+#: llama-cpp-python's chat format for a model whose GGUF carries no chat template (Gemma's does not:
+#: the server would fall back to Llama 2's, which Gemma does not read).
+CHAT_FORMATS = {"gemma": "gemma"}
 
 
 def missing() -> str:
@@ -70,7 +73,7 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(model: Path, context: int = 2048, timeout: float = 120.0) -> Iterator[str]:
+def serving(model: Path, context: int = 2048, timeout: float = 120.0, chat_format: str | None = None) -> Iterator[str]:
     """Serve ``model`` on 127.0.0.1 for the block; yields the OpenAI base URL (``http://127.0.0.1:PORT/v1``).
 
     The server's log goes to a temporary file, shown when it fails to start.
@@ -82,7 +85,8 @@ def serving(model: Path, context: int = 2048, timeout: float = 120.0) -> Iterato
     log = tempfile.NamedTemporaryFile(prefix="llama-server-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-         "--port", str(port), "--n_ctx", str(context), "--verbose", "false"],
+         "--port", str(port), "--n_ctx", str(context), "--verbose", "false",
+         *(["--chat_format", chat_format] if chat_format else [])],
         stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}/v1"

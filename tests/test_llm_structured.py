@@ -126,14 +126,14 @@ def test_a_reply_outside_the_schema_is_never_played_as_is(hostile: str, tmp_path
 
 def test_typing_is_offered_only_when_the_budget_could_pay_for_asking_again(tmp_path: Path) -> None:
     with ScriptedLLM(default=first_offered, structured="json_schema") as llm:
-        session = build(llm, tmp_path, stop=StopRules(steps=8, on_loop=False))
+        session = build(llm, tmp_path, stop=StopRules(steps=12, on_loop=False))
         try:
             session.run_autopilot()
         finally:
             session.close()
     offered = [offered_in(r)[1] for r in llm.requests]
-    # One call a turn from turn 0: by turn 4 the 1.2 a turn has room for a second call.
-    assert offered[:4] == [False] * 4 and all(offered[4:])
+    # The probe, then one call a turn from turn 0: at turn 9 the 1.2 a turn has room for a second call.
+    assert offered == [False] * 9 + [True] * 3
 
 
 def test_json_replies_parse_with_raw_newlines_and_prose_around() -> None:

@@ -288,8 +288,7 @@ class LlmClient:
         still to come this turn (the agent's own, for a sub-agent asking before it)
         and ``reserve`` calls kept back for the agent's asking again after the
         critic refused its command, against ``calls_per_turn`` for each turn since
-        the first one noted. The probes of what the endpoint takes, made once per
-        endpoint, are left out: the budget is for steady play.
+        the first one noted. The probes of what the endpoint takes count too.
 
         Args:
             turn: The turn the call is for.
@@ -301,8 +300,7 @@ class LlmClient:
         self.note_turn(turn)
         with self._lock:
             turns = turn - (self._first_turn or 0) + 1
-            used = self.usage.calls - self.usage.probes
-            return used + 1 + pending + reserve <= self.config.calls_per_turn * turns
+            return self.usage.calls + 1 + pending + reserve <= self.config.calls_per_turn * turns
 
     # ------------------------------------------------------------ calls
     def complete(self, messages: list[dict[str, str]], max_tokens: int = 400, temperature: float = 0.2,
