@@ -6,12 +6,12 @@ the agent's own call comes first.
 
 from __future__ import annotations
 
-import json
 import re
 
 from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.llm_endpoint import TEXT
-from zorktui.agent.prompt import CHARS_PER_TOKEN, room_state_block
+from zorktui.agent.prompt import block_chars, room_state_block
+from zorktui.agent.reply import json_object
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -46,7 +46,7 @@ class LlmJudge:
         """The model's score in [-1, 1] and its reason, or None (also when the budget of calls has no room)."""
         if not self.client.can_spare(situation.turn.turn, pending=0):  # asked after the agent's call
             return None
-        limit = max(400, (self.client.context_window() - 100) * CHARS_PER_TOKEN - 400)
+        limit = block_chars(self.client.context_window(), 90, len(SYSTEM_JSON) + 80)
         user = f"{room_state_block(situation, limit)}\n\nPROPOSED COMMAND: {clean_text(command)}"
         try:
             structured = self.client.reply_mode() != TEXT
@@ -69,12 +69,9 @@ class LlmJudge:
 
 def _structured(text: str) -> tuple[float, str] | None:
     """The score and reason of a structured verdict, or None."""
-    try:
-        data = json.loads(text[text.find("{"):text.rfind("}") + 1], strict=False)
-    except ValueError:
+    data = json_object(text)
+    if data is None or data.get("verdict") not in VERDICTS:
         return None
-    verdict = data.get("verdict") if isinstance(data, dict) else None
-    if verdict not in VERDICTS:
-        return None
+    verdict = str(data["verdict"])
     reason = data.get("reason")
     return VERDICTS[verdict], " ".join(clean_text(reason).split())[:80] if isinstance(reason, str) else ""

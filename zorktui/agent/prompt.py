@@ -163,6 +163,18 @@ def _trim(parts: list[Part], limit: int) -> None:
                 del by_key[key]
 
 
+def block_chars(context_tokens: int, reply_tokens: int, other_chars: int) -> int:
+    """Characters a room-state block may take in a prompt to a model with ``context_tokens``.
+
+    Args:
+        context_tokens: The model's context window.
+        reply_tokens: Tokens kept free for the reply.
+        other_chars: The rest of the prompt (system message, question), in characters.
+    """
+    # Less the chat template's own tokens (a few per message); never so little the room goes unsaid.
+    return max(400, (context_tokens - reply_tokens - 32) * CHARS_PER_TOKEN - other_chars)
+
+
 def room_state_block(s: Situation, limit: int | None = None, stable_first: bool = False) -> str:
     """The room-state block: room identity, what was tried here and what it did, map, belief, warnings.
 
@@ -201,10 +213,7 @@ def messages(s: Situation, structured: bool = False, context_tokens: int | None 
     tail.append("Answer with one JSON object." if structured else "Answer with REFLECTION, OBJECTIVE and ACTION lines.")
     limit = None
     if context_tokens is not None:
-        # What the block may take: the window less the reply, the system message, the tail and the
-        # chat template's own tokens (a few per message).
-        spare = context_tokens - reply_tokens - 32
-        limit = max(400, spare * CHARS_PER_TOKEN - len(system) - len("\n".join(tail)))
+        limit = block_chars(context_tokens, reply_tokens, len(system) + len("\n".join(tail)))
     user = [room_state_block(s, limit, stable_first=True), *tail]
     return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(user)}]
 

@@ -111,6 +111,21 @@ def reply_schema(actions: list[str] | None, allow_other: bool = True, objective:
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
+def json_object(text: str) -> dict[str, object] | None:
+    """The JSON object in a model's reply (prose around it ignored), or None.
+
+    ``strict=False``: some servers' grammars let raw newlines into a string, which JSON forbids.
+    """
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        data = json.loads(text[start:end + 1], strict=False)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def parse_json_reply(text: str, actions: list[str] | None = None) -> ReflActReply | None:
     """A structured reply's parts, or None when it is no object with a usable action.
 
@@ -119,15 +134,8 @@ def parse_json_reply(text: str, actions: list[str] | None = None) -> ReflActRepl
     if the command is usable: the critic judges it like any other) or an
     object whose ``typed`` is the command.
     """
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return None
-    try:
-        # strict=False: some servers' grammars let raw newlines into a string, which JSON forbids.
-        data = json.loads(text[start:end + 1], strict=False)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
+    data = json_object(text)
+    if data is None:
         return None
     chosen = data.get("action")
     if isinstance(chosen, dict):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.playlog import Consequence, normal
-from zorktui.agent.prompt import CHARS_PER_TOKEN, room_state_block
+from zorktui.agent.prompt import block_chars, room_state_block
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -106,7 +106,7 @@ class SubAgents:
         """Characters a room-state block may take in a sub-agent's prompt (None: no model)."""
         if self.client is None:
             return None
-        return max(400, (self.client.context_window() - 300) * CHARS_PER_TOKEN - 400)
+        return block_chars(self.client.context_window(), 60, len(HINTS_SYSTEM))
 
     def after_turn(self, situation: Situation) -> list[str]:
         """Update the notes for the situation after a turn; returns the notes that are new."""

@@ -245,8 +245,13 @@ class Thinking:
         refused: list[dict[str, Any]] = []
         tokens, cost, notes = 0, 0.0, []
         last: Idea | None = None
+        # The verdicts of the screening are the critic's final word on those commands (the same
+        # situation, the same stages) unless a model stage still has to be asked.
+        screened: dict[str, Verdict] = {}
         if getattr(self.agent, "wants_screening", False) and situation.valid_actions and not situation.turn.question:
-            situation.acceptable = self._screened(situation, turn_no)
+            situation.acceptable = self._screened(situation, turn_no, screened)
+        if self.critic is not None and self.critic.llm_judge is not None:
+            screened = {}
         for _ in range(MAX_ATTEMPTS):
             idea = self.agent.suggest(situation)
             tokens, cost = tokens + idea.tokens, cost + idea.cost
@@ -259,7 +264,7 @@ class Thinking:
                 with self._lock:
                     if self.closed or self.current.turn != turn_no:
                         return None
-                    verdict = self.critic.judge(command, situation)
+                    verdict = screened.get(command) or self.critic.judge(command, situation)
                 self.last_verdict = verdict
                 self._emit(ev.CriticVerdict(verdict, turn_no))
                 # A command chosen by playing the consequences out on the emulator knows more than the
@@ -276,7 +281,7 @@ class Thinking:
             situation.refused.append(command)
         return self._fallback(situation, turn_no, last, refused, tokens, cost, notes)
 
-    def _screened(self, situation: Situation, turn_no: int) -> tuple[str, ...] | None:
+    def _screened(self, situation: Situation, turn_no: int, verdicts: dict[str, Verdict]) -> tuple[str, ...] | None:
         """The valid actions the guards and the critic's own stages would let through (None: no critic).
 
         A model offered only these chooses a command that passes the first time: no call
@@ -292,6 +297,7 @@ class Thinking:
                 if self.closed or self.current.turn != turn_no:
                     return None
                 verdict = self.critic.judge(action, situation, ask_model=False)
+            verdicts[action] = verdict
             if verdict.accepted:
                 passed.append(action)
         return tuple(passed)

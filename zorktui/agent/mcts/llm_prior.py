@@ -19,6 +19,7 @@ import re
 from zorktui.agent.llm import LlmClient, LlmUnavailable
 from zorktui.agent.llm_endpoint import TEXT
 from zorktui.agent.playlog import short_result
+from zorktui.agent.reply import json_object
 from zorktui.agent.safety import clean_text
 from zorktui.agent.situation import Situation
 
@@ -77,11 +78,8 @@ def ranking_schema(actions: list[str]) -> dict[str, object]:
 
 def parse_ranking(text: str, actions: list[str]) -> dict[str, float] | None:
     """Weights from a structured reply's ranking, or None when it names none of ``actions``."""
-    try:
-        data = json.loads(text[text.find("{"):text.rfind("}") + 1], strict=False)
-    except ValueError:
-        return None
-    best = data.get("best") if isinstance(data, dict) else None
+    data = json_object(text)
+    best = data.get("best") if data is not None else None
     known = set(actions)
     ranked = list(dict.fromkeys(a for a in best if isinstance(a, str) and a in known)) if isinstance(best, list) else []
     return {a: w for a, w in zip(ranked, RANK_WEIGHTS)} or None
