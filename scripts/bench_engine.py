@@ -1,4 +1,4 @@
-"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts, and valid actions per new state.
+"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts (here and in a worker process), and valid actions per new state.
 
 Prints medians (and means where a budget is stated as an average) measured in
 one run, with ratios against the raw interpreter measured in the same run.
@@ -62,18 +62,24 @@ def time_raw_jericho(story: Path, script: list[str]) -> list[float]:
     return out
 
 
-def time_game(story: Path, script: list[str]) -> tuple[list[float], float]:
-    """Seconds per ``Game.step`` (full facts), and the game's load time."""
-    from zorktui.engine.game import Game
+def time_game(story: Path, script: list[str], in_worker: bool = False) -> tuple[list[float], float]:
+    """Seconds per ``step`` with full facts, and the game's load time.
+
+    Args:
+        in_worker: Time a game whose interpreter runs in a worker process
+            (``GameProcess``, as sessions play) rather than ``Game`` here.
+    """
+    from zorktui.engine.game_api import open_game
 
     t = time.perf_counter()
-    game = Game(story)
+    game = open_game(story, in_worker=in_worker)
     load = time.perf_counter() - t
     out = []
     for command in script:
         t = time.perf_counter()
         game.step(command)
         out.append(time.perf_counter() - t)
+    game.close()
     return out, load
 
 
@@ -236,13 +242,18 @@ def main() -> None:
 
     raw = time_raw_jericho(args.story, script)
     ours, load = time_game(args.story, script)
-    raw_med, our_med = statistics.median(raw), statistics.median(ours)
+    remote, remote_load = time_game(args.story, script, in_worker=True)
+    raw_med, our_med, remote_med = statistics.median(raw), statistics.median(ours), statistics.median(remote)
     print(f"story: {args.story.name}   script: {len(script)} commands   (2 cores, one process)")
     print(f"{'':34s}{'median':>12s}{'mean':>12s}")
     print(f"{'raw jericho FrotzEnv.step':34s}{ms(raw_med):>12s}{ms(statistics.mean(raw)):>12s}")
     print(f"{'Game.step with full facts':34s}{ms(our_med):>12s}{ms(statistics.mean(ours)):>12s}")
     print(f"{'ratio Game.step / raw step':34s}{our_med / raw_med:>11.2f}x{statistics.mean(ours) / statistics.mean(raw):>11.2f}x")
+    print(f"{'GameProcess.step (worker process)':34s}{ms(remote_med):>12s}{ms(statistics.mean(remote)):>12s}")
+    print(f"{'ratio GameProcess / Game.step':34s}{remote_med / our_med:>11.2f}x"
+          f"{statistics.mean(remote) / statistics.mean(ours):>11.2f}x")
     print(f"{'Game load (calibration probes)':34s}{ms(load):>12s}")
+    print(f"{'GameProcess load (worker start)':34s}{ms(remote_load):>12s}")
 
     paths = reference_path(args.story, walk, args.walk, args.seed, recall=not args.no_recall)
     from zorktui.engine.actions.valid_actions import ActionFinder

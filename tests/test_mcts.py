@@ -25,8 +25,12 @@ from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
 
 
-def planner_session(sims: int = 60, seed: int = 1, **kw: Any):
-    built = build_session(SessionOptions(agent="mcts", mode="human", seed=seed, sims=sims, knowledge=False, **kw))
+def planner_session(sims: int = 60, seed: int = 1, here: bool = False, **kw: Any):
+    """A session with the planner; ``here``: the game and the search in this process, to look inside the tree."""
+    with pytest.MonkeyPatch.context() as patch:
+        if here:
+            patch.setenv("ZORKTUI_GAME_WORKER", "0")
+        built = build_session(SessionOptions(agent="mcts", mode="human", seed=seed, sims=sims, knowledge=False, **kw))
     return built.session
 
 
@@ -72,7 +76,7 @@ def test_with_no_points_in_reach_the_explorer_chooses_and_the_trace_says_what_wa
 
 
 def test_a_deadly_command_is_learned_and_never_proposed() -> None:
-    s = planner_session(sims=60)
+    s = planner_session(sims=60, here=True)
     try:
         play_all(s, ["north", "east"])  # the cliff top: jumping kills
         assert "jump" in s.game.valid_actions()
@@ -179,7 +183,8 @@ def test_model_weights_are_parsed_defensively(reply: str, expected: dict | None)
     assert parse_weights(reply, ["a", "b", "c"]) == expected
 
 
-def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("here", [True, False], ids=["search-here", "search-in-worker"])
+def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatch: pytest.MonkeyPatch, here: bool) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
 
     def weigh(body: dict) -> str:
@@ -188,7 +193,7 @@ def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatc
         return json.dumps({numbers["up"]: 0.97, **{n: 0.001 for a, n in numbers.items() if a != "up"}}) if "up" in numbers else "{}"
 
     with ScriptedLLM(default=weigh) as llm:
-        s = planner_session(sims=30, base_url=llm.base_url, llm_subagents=False)
+        s = planner_session(sims=30, base_url=llm.base_url, llm_subagents=False, here=here)
         try:
             play_all(s, ["take flask", "north", "west"])
             p = s.propose()
@@ -198,6 +203,9 @@ def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatc
             prompt = asks[0]["messages"][-1]["content"]
             assert "Recent play:" in prompt and "> west" in prompt and "give tea to nessa tregarth" in prompt
             assert p.tokens > 0 and any("the model weighed: up" in n for n in p.notes)
+            if not here:  # the tree is in the worker: the model's prior shows in what the search weighed
+                assert "up" in p.reflection.split("Expects:")[0] or p.command == "up"
+                return
             root = s.agent.nodes[s.current.state_hash]
             up = next(e for e in root.edges if e.action == "up")
             assert up.prior == max(e.prior for e in root.edges)
@@ -278,7 +286,7 @@ def test_routes_walk_the_moves_the_game_has_made_and_the_planner_may_take_one() 
         assert game.current.location.name == "Cottage Loft"
     finally:
         game.close()
-    s = planner_session(sims=60)
+    s = planner_session(sims=60, here=True)
     try:
         play_all(s, ["take flask", "north", "west", "up", "down", "east"])
         p = s.propose()

@@ -6,29 +6,28 @@ import functools
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from zorktui.engine.actions.load_refusals import refused_for_load_takes
 from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine import endings
 from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError
+from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS
 from zorktui.engine.measure import measure
 from zorktui.engine.story_model import StoryModel
 from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
 from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.vm.story import StoryInfo, open_story
-from zorktui.engine.vm.text import announced_score, asked_text, refused_for_load, split_reply, title_from_banner
+from zorktui.engine.vm.text import announced_score, asked_text, split_reply, title_from_banner
 from zorktui.engine.world.darkness import DarknessByLook
 from zorktui.engine.world.facts import FactReader, Place
 from zorktui.engine.world.holders import Holders
 from zorktui.engine.world.naming import object_word
 from zorktui.engine.world.sight import Sight
 from zorktui.engine.zmachine.zmachine import ZMachine
-
-DEFAULT_UNDO_LEVELS = 200
 
 
 @dataclass(frozen=True)
@@ -257,6 +256,12 @@ class Game:
         self.current = state.turn
         self._status = state.status
 
+    def jump(self, state: GameState) -> Turn:
+        """Go to a state undoably, as a restore does (a rebuilt game's way back to a checkpoint restored before)."""
+        self._undo.append((self.vm.snapshot(), self.current))
+        self.set_state(state)
+        return self.current
+
     def fork(self) -> "Game":
         """An independent copy of this game for look-ahead search, at the same state.
 
@@ -366,10 +371,7 @@ class Game:
         self.current = turn
         return turn
 
-    @staticmethod
-    def checkpoints(folder: str | Path) -> list[dict[str, Any]]:
-        """Describe the checkpoints saved in ``folder``."""
-        return list_checkpoints(folder)
+    checkpoints = staticmethod(list_checkpoints)  # describes the checkpoints saved in a folder
 
     # ---------------------------------------------------------- valid actions
     def answers(self) -> tuple[Outcome, ...]:
@@ -394,6 +396,18 @@ class Game:
         self._valid_cache[self.current.state_hash] = found
         return found
 
+    def findings(self) -> tuple[tuple[str, ...], dict[str, int], tuple[str, ...]]:
+        """The current state's :meth:`valid_actions`, the rooms its directions lead to, and the takes that moved nothing."""
+        found = self.valid_actions()
+        key = self.current.state_hash
+        return found, dict(self._destinations.get(key, {})), tuple(self.model.untaken.get(key, ()))
+
+    def learn(self, state_hash: str, found: tuple[str, ...], destinations: dict[str, int], untaken: tuple[str, ...]) -> None:
+        """Take a state's :meth:`findings` from a search made elsewhere (another process's fork)."""
+        self._valid_cache.setdefault(state_hash, found)
+        self._destinations.setdefault(state_hash, destinations)
+        self.model.untaken.setdefault(state_hash, untaken)
+
     def blocked_takes(self) -> tuple[str, ...]:
         """Takes the game refuses here for what the player already carries ("Your load is too heavy").
 
@@ -409,18 +423,8 @@ class Game:
             return ()  # nothing carried: no load to blame (and nothing to put down)
         if key not in self.model.untaken:
             self.valid_actions()
-        untaken = self.model.untaken.get(key, ())
-        before = self.vm.snapshot()
-        found: list[str] = []
-        try:
-            for command in untaken:
-                if command not in self._deadly and refused_for_load(self.vm.step(command)):
-                    found.append(command)
-                self.vm.restore(before)
-        finally:
-            self.vm.restore(before)
-            self.zm.refresh(self.vm.ram())
-        self.model.blocked[key] = tuple(found)
+        self.model.blocked[key] = refused_for_load_takes(self.vm, self.model.untaken.get(key, ()), self._deadly)
+        self.zm.refresh(self.vm.ram())
         return self.model.blocked[key]
 
     def valid_destinations(self) -> dict[str, int]:

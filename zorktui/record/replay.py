@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from zorktui.engine.errors import GameError
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 
 
@@ -57,7 +57,7 @@ class ReplayResult:
         return self.divergence is None
 
 
-def replay(game: Game, records: Iterable[dict[str, Any]], saves: Path | None = None,
+def replay(game: GameApi, records: Iterable[dict[str, Any]], saves: Path | None = None,
            on_turn: Callable[[Turn, dict[str, Any]], None] | None = None, stop_at_divergence: bool = True) -> ReplayResult:
     """Replay a trajectory's events on a freshly opened game.
 
@@ -121,7 +121,7 @@ def replay(game: Game, records: Iterable[dict[str, Any]], saves: Path | None = N
     return result
 
 
-def _jump(game: Game, record: dict[str, Any], saves: Path | None) -> Turn:
+def _jump(game: GameApi, record: dict[str, Any], saves: Path | None) -> Turn:
     kind = record["type"]
     if kind == "restart":
         return game.restart()

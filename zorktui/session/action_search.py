@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi
 
 
 class ActionSearch:
@@ -25,12 +25,12 @@ class ActionSearch:
         game_lock: The lock that guards the game (held only to copy its state).
     """
 
-    def __init__(self, game: Game, game_lock: threading.RLock) -> None:
+    def __init__(self, game: GameApi, game_lock: threading.RLock) -> None:
         self._game = game
         self._game_lock = game_lock
         # One search at a time on the fork; closing waits for the one in flight.
         self._lock = threading.Lock()
-        self._fork: Game | None = None
+        self._fork: GameApi | None = None
         self._closed = False
 
     def current(self) -> tuple[str, ...]:

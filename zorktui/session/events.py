@@ -119,6 +119,13 @@ class AutopilotState(Event):
 
 
 @dataclass(frozen=True)
+class GameRebuilt(Event):
+    """The game's interpreter process died and the game was rebuilt in a new one; ``message`` says so in one line."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class ErrorEvent(Event):
     """Something went wrong; ``message`` is one line for people."""
 

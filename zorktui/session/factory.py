@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi, open_game
 from zorktui.engine.scratch import scratch_folder
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
@@ -156,7 +156,7 @@ def build_session(options: SessionOptions) -> Built:
 
     folder = options.session
     resumed = resume_game(folder, options.story) if folder is not None and has_session(folder) else None
-    game = resumed.game if resumed is not None else Game(options.story or bundled_story(), seed=options.seed)
+    game = resumed.game if resumed is not None else open_game(options.story or bundled_story(), seed=options.seed)
     agent: Policy | None = None
     try:
         agent_info = _agent_record(options, llm)
@@ -240,15 +240,20 @@ def _llm_warning(options: SessionOptions, why: str) -> str:
     return f"LLM unavailable: {why}; memory extraction is off"
 
 
-def _planner(game: Game, options: SessionOptions, llm: LlmClient | None) -> Policy:
+def _planner(game: GameApi, options: SessionOptions, llm: LlmClient | None) -> Policy:
     """The MCTS planner with the options' budget and seed."""
     # deferred: the planner (about 14 ms) loads only for the mcts agent
     from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
+    from zorktui.engine.game import Game
 
     settings = PlannerSettings(seed=options.seed or 0, sims=options.sims)
     if options.time_per_move is not None:
         settings.time_per_move = options.time_per_move
-    return MctsPlanner(game, settings, llm)
+    if isinstance(game, Game):  # a game in this process: the search plays on a fork of it, here too
+        return MctsPlanner(game, settings, llm)
+    from zorktui.agent.mcts.planner_process import PlannerProcess  # deferred: with the worker only
+
+    return PlannerProcess(game, settings, llm)
 
 
 def _llm(options: SessionOptions) -> tuple[LlmClient | None, str]:

@@ -74,6 +74,7 @@ class Output:
     def _print(self, *lines: str) -> None:
         for line in lines:
             print(line, file=self.out)
+        self.out.flush()  # a program reading the turns through a pipe gets each as it is played
 
     def _guarded(self, write: Callable[..., None], *args: Any) -> None:
         """Write unless the reader has gone; when it goes, stop the agent too (no one reads its moves)."""
@@ -99,6 +100,9 @@ class Output:
         return self.broken or self.failed is not None
 
     def _show(self, event: ev.Event) -> None:
+        if isinstance(event, ev.GameRebuilt):
+            print(f"zorktui: {event.message}", file=sys.stderr)
+            return
         if isinstance(event, ev.NotPlayed):
             if self.writer is not None:
                 print(f"zorktui: {event.command}: {event.message}", file=sys.stderr)

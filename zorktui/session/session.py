@@ -23,7 +23,7 @@ from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
 from zorktui.agent.proposal import Policy, Proposal
 from zorktui.agent.subagents import SubAgents
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
@@ -44,7 +44,7 @@ from zorktui.session.thinking import Thinking
 MODES = tuple(Mode)
 
 
-def valid_actions_fields(game: Game) -> dict[str, Any]:
+def valid_actions_fields(game: GameApi) -> dict[str, Any]:
     """The trajectory's ``valid_actions`` and ``valid_actions_ms`` for a game's current state."""
     start = time.perf_counter()
     actions = list(game.valid_actions())
@@ -81,7 +81,7 @@ class Session(Thinking, Autopilot):
 
     def __init__(
         self,
-        game: Game,
+        game: GameApi,
         mode: Mode | str = Mode.HUMAN,
         agent: Policy | None = None,
         recorder: SessionRecorder | None = None,
@@ -152,6 +152,8 @@ class Session(Thinking, Autopilot):
         self._stop_reason = ""
         self._ready_at = time.monotonic()
         self.closed = False
+        if hasattr(game, "listener"):  # a game in a worker process says when it was rebuilt in a new one
+            game.listener = lambda line: self._emit(ev.GameRebuilt(line))
 
     # ------------------------------------------------------------- events
     def subscribe(self, callback: Callable[[ev.Event], None]) -> Callable[[], None]:
@@ -363,7 +365,7 @@ class Session(Thinking, Autopilot):
 
     def checkpoints(self, folder: Path | None = None) -> list[dict[str, Any]]:
         """The named checkpoints there are."""
-        return Game.checkpoints(self._saves(folder))
+        return self.game.checkpoints(self._saves(folder))
 
     def _saves(self, folder: Path | None) -> Path:
         if folder is not None:

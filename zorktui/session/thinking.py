@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the host's parts, named in hints only
     from zorktui.agent.playlog import PlayLog
     from zorktui.agent.proposal import Policy
     from zorktui.agent.subagents import SubAgents
-    from zorktui.engine.game import Game
+    from zorktui.engine.game_api import GameApi
     from zorktui.memory.graph import Memory
     from zorktui.session.action_search import ActionSearch
 
@@ -47,7 +47,7 @@ class Thinking:
     """The proposal pipeline of a :class:`Session` (thinking thread, scripts, the autopilot)."""
 
     # Held by the host (:class:`Session`), which sets them all in its ``__init__``.
-    game: Game
+    game: GameApi
     agent: Policy | None
     memory: Memory | None
     knowledge: KnowledgeBase | None
@@ -97,7 +97,8 @@ class Thinking:
         try:
             return self._think(turn_no, self._epoch if epoch is None else epoch)
         except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
-            self._emit(ev.ErrorEvent("the agent failed: " + one_line(exc, with_type=True)))
+            if not self.closed:  # a thought cut short by closing the session is no failure
+                self._emit(ev.ErrorEvent("the agent failed: " + one_line(exc, with_type=True)))
             return None
 
     def valid_actions(self) -> tuple[str, ...]:

@@ -175,6 +175,10 @@ class SessionBridge(AppMixin):
             transcript.note("Autopilot paused (F7 resumes, F8 steps).", style="italic")
         self._refresh_status()
 
+    def _on_GameRebuilt(self, event: ev.GameRebuilt) -> None:  # noqa: N802
+        self.query_one(Transcript).note(event.message, style="italic")
+        self.notify(event.message, severity="warning", timeout=6)
+
     def _on_ErrorEvent(self, event: ev.ErrorEvent) -> None:  # noqa: N802
         self.query_one(Transcript).error(event.message)
         self.notify(event.message, severity="error", timeout=6)

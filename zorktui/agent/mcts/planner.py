@@ -139,21 +139,44 @@ class MctsPlanner:
         """Search from the situation's state (or reuse the search just made for it) and pick a command."""
         with self._lock:
             try:
-                if self._closed:
-                    raise GameError("the planner has been closed")
-                if situation.state is None:
-                    raise GameError("the planner needs the game's state in the situation")
-                key = situation.turn.key
-                tokens, cost = 0, 0.0
-                notes: list[str] = []
-                if key != self._last_root or not situation.refused:
-                    tokens, cost, notes = self._search(situation)
-                    self._last_root = key
-                root = self.nodes.get(situation.turn.key)
-                return self._chooser.choose(situation, self.nodes, root, self.report, tokens, cost, notes)
+                priors = self.begin(situation)
+                tokens, cost, notes = 0, 0.0, []
+                if priors and self.llm_prior is not None:
+                    priors, tokens, cost, note = self.llm_prior.adjust(situation, priors, self.reflections.recent())
+                    notes = [note] if note else []
+                return self.finish(situation, priors, tokens, cost, notes)
             finally:
                 if self._closed:
                     self._release()  # closed while searching: the search thread lets go of the fork
+
+    def begin(self, situation: Situation) -> dict[str, float] | None:
+        """Set the search's root at the situation's state: the prior of each of its actions.
+
+        None when the search just made for this state is to be reused (a
+        proposal of it was refused: the next best line is chosen instead).
+        The priors may be adjusted (by a model) before :meth:`finish`.
+        """
+        if self._closed:
+            raise GameError("the planner has been closed")
+        if situation.state is None:
+            raise GameError("the planner needs the game's state in the situation")
+        if situation.turn.key == self._last_root and situation.refused:
+            return None
+        root = self._root(situation.state, situation)
+        return {e.action: e.prior for e in root.edges}
+
+    def finish(self, situation: Situation, priors: dict[str, float] | None, tokens: int = 0, cost: float = 0.0,
+               notes: list[str] | None = None) -> Idea:
+        """Search from the root :meth:`begin` set (with ``priors``; None: reuse the last search) and choose."""
+        notes = list(notes or [])
+        key = situation.turn.key
+        root = self.nodes.get(key)
+        if priors is not None and root is not None:
+            if priors != {e.action: e.prior for e in root.edges}:  # adjusted by a model
+                set_priors(root, priors)
+            notes.extend(self._search(situation, root))
+            self._last_root = key
+        return self._chooser.choose(situation, self.nodes, self.nodes.get(key), self.report, tokens, cost, notes)
 
     def close(self) -> None:
         """Stop searching and release the fork.
@@ -175,18 +198,10 @@ class MctsPlanner:
         self.nodes.clear()
 
     # ------------------------------------------------------------- search
-    def _search(self, situation: Situation) -> tuple[int, float, list[str]]:
+    def _search(self, situation: Situation, root: Node) -> list[str]:
+        """Simulate lines from ``root`` until the budget is spent; what was learned, as notes."""
         s = self.settings
-        assert situation.state is not None
-        root = self._root(situation.state, situation)
         notes: list[str] = []
-        tokens, cost = 0, 0.0
-        if self.llm_prior is not None and root.edges:
-            mixed, tokens, cost, note = self.llm_prior.adjust(situation, {e.action: e.prior for e in root.edges},
-                                                              self.reflections.recent())
-            if note:
-                notes.append(note)
-            set_priors(root, mixed)
         news = real_novelty(situation.log.turns)
         report = SearchReport(depth=self.depth)
         self.report = report  # the lines' scoring steps are noted in it as they are found
@@ -212,7 +227,7 @@ class MctsPlanner:
         self.depth = self.settings.depth if report.found_points else min(self.depth + s.depth_step, s.max_depth)
         notes.extend(f"learned: {lesson}" for lesson in dict.fromkeys(self._new_lessons))
         self._new_lessons = []
-        return tokens, cost, notes
+        return notes
 
     def _root(self, state: GameState, situation: Situation) -> Node:
         key = state.turn.key

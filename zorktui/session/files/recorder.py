@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TYPE_CHECKING
 
 from zorktui.engine.errors import RecordError
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
@@ -48,7 +48,7 @@ class SessionRecorder:
     def __init__(
         self,
         root: Path | str,
-        game: Game,
+        game: GameApi,
         mode: str = "script",
         agent: dict[str, Any] | None = None,
         memory: bool = True,

@@ -8,7 +8,7 @@ from typing import Any
 
 from zorktui.agent.playlog import PlayLog
 from zorktui.engine import open_story
-from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameApi, open_game
 from zorktui.engine.turn import Turn
 from zorktui.record.replay import replay
 from zorktui.session.files.folder import SessionError, SessionFolder
@@ -25,7 +25,7 @@ class Resumed:
         records: The trajectory's records.
     """
 
-    game: Game
+    game: GameApi
     header: dict[str, Any]
     log: PlayLog
     records: list[dict[str, Any]]
@@ -39,7 +39,7 @@ def has_session(root: Path | None) -> bool:
     return trajectory.is_file() and trajectory.stat().st_size > 0
 
 
-def open_recorded_game(root: Path, story: Path | str | None = None) -> tuple[Game, dict[str, Any], list[dict[str, Any]]]:
+def open_recorded_game(root: Path, story: Path | str | None = None) -> tuple[GameApi, dict[str, Any], list[dict[str, Any]]]:
     """Open the story of a recorded session with its seed (not yet replayed).
 
     Args:
@@ -61,7 +61,7 @@ def open_recorded_game(root: Path, story: Path | str | None = None) -> tuple[Gam
     if recorded.get("md5") and info.md5 != recorded["md5"]:
         raise SessionError(f"{folder.root}: recorded with another story file (md5 {recorded['md5']}, given {info.md5})")
     seed = header.get("seed")
-    return Game(info, seed=int(seed) if isinstance(seed, int) else None), header, records
+    return open_game(info, seed=int(seed) if isinstance(seed, int) else None), header, records
 
 
 def resume_game(root: Path, story: Path | str | None = None) -> Resumed:
