@@ -24,20 +24,17 @@ import contextlib
 import hashlib
 import mmap
 import os
-import shutil
 import struct
-import subprocess
 import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from importlib.resources import files
 from multiprocessing.connection import Connection
-from pathlib import Path
 
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
 from zorktui.engine.calibrate.compass import Compass
-from zorktui.engine.scratch import scratch_file, scratch_folder
+from zorktui.engine.scratch import scratch_file
+from zorktui.engine.worker.channel import Channel
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import ObjectsReading
 
@@ -51,7 +48,6 @@ RESTART_TIMEOUT = 60.0
 MAX_DEATHS = 8
 _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
 #: The folder holding the zorktui package this process imported (a checkout, or site-packages).
-_PACKAGE_ROOT = str(Path(str(files("zorktui"))).resolve().parent)
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
 DIED = (0, 0)
 #: Where it "waits" after a command left unplayed once a batch has killed too many workers.
@@ -172,46 +168,13 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
         conn_out.send(outcomes)
 
 
-#: The workers' working folder, made with the first worker and removed when this process exits.
-_folder: str | None = None
-
-
-def _work_folder() -> str:
-    """This process's folder for its workers (removed at exit, with whatever a story wrote there)."""
-    global _folder
-    if _folder is None or not os.path.isdir(_folder):
-        _folder = str(scratch_folder("search-workers"))
-        atexit.register(shutil.rmtree, _folder, ignore_errors=True)
-    return _folder
-
-
-class _Worker:
-    """One worker process (``python -m zorktui.engine.actions.search_workers``) and the pipes to it.
-
-    A plain subprocess rather than :mod:`multiprocessing`: its "spawn" start
-    runs the parent's main script again in the child, and a user's script
-    without a ``__main__`` guard would have played its game twice.
-    """
+class _Worker(Channel):
+    """One worker process (``python -m zorktui.engine.actions.search_workers``), its pipes and its progress file."""
 
     def __init__(self) -> None:
-        to_child_r, to_child_w = os.pipe()
-        from_child_r, from_child_w = os.pipe()
         path = scratch_file("search-progress")
         self.progress = _Progress(path, create=True)
-        # The worker imports the very zorktui this process runs (a checkout, a benchmark's older revision).
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
-        # Its own working folder: Frotz writes a transcript there when a story turns scripting on
-        # (seen once in a search, two files named after candidates), never in the person's folder.
-        folder = _work_folder()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "zorktui.engine.actions.search_workers", str(to_child_r), str(from_child_w), path],
-            pass_fds=(to_child_r, from_child_w), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, close_fds=True, env=env, cwd=folder)
-        os.close(to_child_r)
-        os.close(from_child_w)
-        self.conn_out = Connection(to_child_w, readable=False)
-        self.conn = Connection(from_child_r, writable=False)
+        super().__init__("zorktui.engine.actions.search_workers", path)
         self.ready = False
         self.stories: set[str] = set()
 
@@ -227,7 +190,7 @@ class _Worker:
                     os.unlink(self.progress.path)
         return self.ready
 
-    def send(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
+    def send_batch(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
         if setup.key not in self.stories:
             self.conn_out.send(("setup", setup))
             self.stories.add(setup.key)
@@ -235,17 +198,7 @@ class _Worker:
                             lifted.state if lifted is not None else None, commands))
 
     def stop(self) -> None:
-        try:
-            self.conn_out.send(("stop",))
-        except (OSError, ValueError):
-            pass
-        try:
-            self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.conn.close()
-        self.conn_out.close()
+        self.close()
         self.progress.close()
         with contextlib.suppress(OSError):
             os.unlink(self.progress.path)
@@ -290,10 +243,10 @@ class SearchWorkers:
             for i, share in enumerate(shares):
                 if share:
                     try:
-                        self._workers[i].send(setup, start, lifted, share)
+                        self._workers[i].send_batch(setup, start, lifted, share)
                     except (OSError, ValueError):  # died between searches
                         self._replace(i)
-                        self._workers[i].send(setup, start, lifted, share)
+                        self._workers[i].send_batch(setup, start, lifted, share)
             try:
                 results = [self._collect(i, setup, start, lifted, share) if share else []
                            for i, share in enumerate(shares)]
@@ -347,7 +300,7 @@ class SearchWorkers:
             self._replace(index)
             if not pending:
                 return [outcomes[i] for i in range(len(share))]
-            self._workers[index].send(setup, start, lifted, [share[i] for i in pending])
+            self._workers[index].send_batch(setup, start, lifted, [share[i] for i in pending])
 
     def _replace(self, index: int) -> None:
         """Start a new worker in place of worker ``index`` and wait for it."""
