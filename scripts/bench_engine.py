@@ -69,7 +69,7 @@ def time_game(story: Path, script: list[str], in_worker: bool = False) -> tuple[
         in_worker: Time a game whose interpreter runs in a worker process
             (``GameProcess``, as sessions play) rather than ``Game`` here.
     """
-    from zorktui.engine.game_api import open_game
+    from zorktui.engine.launch import open_game
 
     t = time.perf_counter()
     game = open_game(story, in_worker=in_worker)

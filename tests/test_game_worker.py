@@ -23,7 +23,7 @@ import pytest
 
 from tests.paths import BUNDLED, DIVIDE, ROOT
 from zorktui.engine.errors import GameError
-from zorktui.engine.game_api import open_game
+from zorktui.engine.launch import open_game
 from zorktui.engine.worker.game_process import GameProcess
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="worker processes are POSIX-only")

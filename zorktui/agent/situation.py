@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog, put_out_by
 from zorktui.engine.errors import GameError
-from zorktui.engine.game import GameState
+from zorktui.engine.game_api import GameState
 from zorktui.engine.turn import Turn
 
 if TYPE_CHECKING:  # hints only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine import endings
 from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError
-from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS
+from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
 from zorktui.engine.measure import measure
 from zorktui.engine.story_model import StoryModel
 from zorktui.engine.turn import ObjectRef, Turn
@@ -28,21 +28,6 @@ from zorktui.engine.world.holders import Holders
 from zorktui.engine.world.naming import object_word
 from zorktui.engine.world.sight import Sight
 from zorktui.engine.zmachine.zmachine import ZMachine
-
-
-@dataclass(frozen=True)
-class GameState:
-    """Where a game stands, complete enough to come back to it (see :meth:`Game.state`).
-
-    Attributes:
-        snapshot: The interpreter's full state.
-        turn: The current turn at that point.
-        status: The last status line seen (to clean the next reply).
-    """
-
-    snapshot: Snapshot
-    turn: Turn
-    status: str
 
 
 class Game:

@@ -4,12 +4,12 @@
 searches, forks and tests use it); :class:`~zorktui.engine.worker.game_process.GameProcess`
 plays in a worker process and answers the same. Sessions, agents, the
 recorder and the app are written against this protocol, and
-:func:`open_game` picks which.
+:func:`zorktui.engine.launch.open_game` picks which.
 """
 
 from __future__ import annotations
 
-import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,13 +17,27 @@ from zorktui.engine.turn import Turn
 
 if TYPE_CHECKING:  # hints only
     from zorktui.engine.asking import Outcome
-    from zorktui.engine.game import GameState
+    from zorktui.engine.vm.interpreter import Snapshot
     from zorktui.engine.vm.story import StoryInfo
     from zorktui.engine.zmachine.dictionary import Dictionary
 
-#: ``ZORKTUI_GAME_WORKER=0`` plays games in the application's own process.
-_ENV_SWITCH = "ZORKTUI_GAME_WORKER"
 DEFAULT_UNDO_LEVELS = 200
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Where a game stands, complete enough to come back to it (see ``Game.state``).
+
+    Attributes:
+        snapshot: The interpreter's full state.
+        turn: The current turn at that point.
+        status: The last status line seen (to clean the next reply).
+    """
+
+    snapshot: Snapshot
+    turn: Turn
+    status: str
+
 
 
 class StoryWords(Protocol):
@@ -86,31 +100,3 @@ class GameApi(Protocol):
     def blocked_takes(self) -> tuple[str, ...]: ...
 
     def close(self) -> None: ...
-
-
-def isolated() -> bool:
-    """Whether games play in a worker process (POSIX; ``ZORKTUI_GAME_WORKER=0`` says not)."""
-    return os.environ.get(_ENV_SWITCH, "1") != "0" and os.name == "posix"
-
-
-def open_game(story: StoryInfo | str | Path, seed: int | None = None, undo_levels: int = DEFAULT_UNDO_LEVELS,
-              in_worker: bool | None = None) -> GameApi:
-    """Open a story for play: in a worker process where :func:`isolated` says so, else here.
-
-    Args:
-        story: A story path or an already identified story.
-        seed: The game's random seed (None: 1).
-        undo_levels: How many turns ``undo`` can go back.
-        in_worker: Force one way (None: :func:`isolated` decides).
-
-    Raises:
-        StoryError: The story file cannot be played.
-        GameError: The interpreter could not start.
-    """
-    if in_worker if in_worker is not None else isolated():
-        from zorktui.engine.worker.game_process import GameProcess  # deferred: with the worker only
-
-        return GameProcess(story, seed=seed, undo_levels=undo_levels)
-    from zorktui.engine.game import Game  # deferred: numpy and jericho load with a game
-
-    return Game(story, seed=seed, undo_levels=undo_levels)

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
-from zorktui.engine.game_api import GameApi, open_game
+from zorktui.engine.game_api import GameApi
+from zorktui.engine.launch import open_game
 from zorktui.engine.scratch import scratch_folder
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields

@@ -42,7 +42,8 @@ from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import GameError
-from zorktui.engine.game import Game, GameState
+from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameState
 from zorktui.engine.turn import Turn
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time

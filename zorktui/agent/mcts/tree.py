@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from zorktui.engine.game import GameState
+from zorktui.engine.game_api import GameState
 from zorktui.engine.turn import Turn
 
 #: PUCT's exploration constant (on values normalised to [0, 1]).

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from zorktui.engine.game import Game, GameState
+from zorktui.engine.game import Game
+from zorktui.engine.game_api import GameState
 from zorktui.engine.asking import Outcome
 from zorktui.engine.turn import Turn
 

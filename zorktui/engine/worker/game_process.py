@@ -23,20 +23,17 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError, RecordError, StoryError, ZorkTuiError
-from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS
+from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
 from zorktui.engine.turn import Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints
 from zorktui.engine.vm.story import StoryInfo, open_story
 from zorktui.engine.worker.channel import Channel, WorkerDied
 from zorktui.engine.worker.game_host import GameSpec
 from zorktui.engine.worker.words import WorkerWords
-
-if TYPE_CHECKING:  # hints only
-    from zorktui.engine.game import GameState
 
 _HOST = "zorktui.engine.worker.game_host:GameHost"
 #: Attempts to rebuild the game in a new worker before play stops.
