@@ -314,7 +314,7 @@ def test_autopilot_shows_critic_refusals_as_they_happen(tmp_path: Path) -> None:
             app.session.pause()
             await until(pilot, lambda: app.session.autopilot_paused)
             await settle(pilot, app)
-            from zorktui.agent.critic import Verdict
+            from zorktui.agent.proposal import Verdict
 
             refused = Verdict("jump off the cliff", -0.9, False, ["the look-ahead saw a death"], fatal=True)
             app.post_message(SessionEvent(ev.CriticVerdict(refused, app.session.current.turn)))

@@ -10,10 +10,10 @@ a command that changes nothing at all is seen before it is taken.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from zorktui.agent.explorer import to_leave
+from zorktui.agent.proposal import Verdict
 from zorktui.agent.playlog import normal
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import direction_of
@@ -49,41 +49,6 @@ def undoes(command: str, earlier: set[str]) -> str | None:
 ACCEPT = -0.15
 #: The bar once the world has come back to an old state (a loop is likely).
 ACCEPT_TIGHT = -0.05
-
-
-@dataclass
-class Verdict:
-    """The critic's judgement of one command.
-
-    Attributes:
-        command: The command judged.
-        score: In [-1, 1]; higher is better.
-        accepted: Whether the command may be played.
-        reasons: Why, in short phrases (both for and against).
-        lookahead: What the look-ahead saw, in a few words ("" when not run).
-        fatal: The look-ahead saw the game end badly.
-        grave: The look-ahead saw what no line of play outweighs: the game ending badly, or the
-            light the player carries lost (a search that played the command out is refused too).
-    """
-
-    command: str
-    score: float
-    accepted: bool
-    reasons: list[str] = field(default_factory=list)
-    lookahead: str = ""
-    fatal: bool = False
-    grave: bool = False
-
-    def to_record(self) -> dict[str, Any]:
-        """JSON form for the trajectory."""
-        return {"command": self.command, "score": round(self.score, 3), "verdict": "accept" if self.accepted else "reject",
-                "reasons": list(self.reasons), "lookahead": self.lookahead}
-
-    def text(self) -> str:
-        """One line for people."""
-        word = "in favour" if self.accepted else "against"
-        why = "; ".join(self.reasons) if self.reasons else "no objection"
-        return f"{word} ({self.score:+.2f}): {why}"
 
 
 #: The look-ahead's summary of a command that loses the light carried.

@@ -1,13 +1,50 @@
-"""A proposed command and the policies that make one."""
+"""A proposed command, the critic's verdict on it, and the policies that make one."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+#: The trajectory's ``actor`` (and the start of a proposal's ``source``) for an outside agent.
+OUTSIDE_ACTOR = "mcp"
+
 if TYPE_CHECKING:
-    from zorktui.agent.critic import Verdict
     from zorktui.agent.situation import Situation
+
+
+@dataclass
+class Verdict:
+    """The critic's judgement of one command.
+
+    Attributes:
+        command: The command judged.
+        score: In [-1, 1]; higher is better.
+        accepted: Whether the command may be played.
+        reasons: Why, in short phrases (both for and against).
+        lookahead: What the look-ahead saw, in a few words ("" when not run).
+        fatal: The look-ahead saw the game end badly.
+        grave: The look-ahead saw what no line of play outweighs: the game ending badly, or the
+            light the player carries lost (a search that played the command out is refused too).
+    """
+
+    command: str
+    score: float
+    accepted: bool
+    reasons: list[str] = field(default_factory=list)
+    lookahead: str = ""
+    fatal: bool = False
+    grave: bool = False
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON form for the trajectory."""
+        return {"command": self.command, "score": round(self.score, 3), "verdict": "accept" if self.accepted else "reject",
+                "reasons": list(self.reasons), "lookahead": self.lookahead}
+
+    def text(self) -> str:
+        """One line for people."""
+        word = "in favour" if self.accepted else "against"
+        why = "; ".join(self.reasons) if self.reasons else "no objection"
+        return f"{word} ({self.score:+.2f}): {why}"
 
 
 @dataclass
@@ -27,6 +64,8 @@ class Proposal:
         tokens: Model tokens spent (prompt + completion).
         cost: Dollars spent where prices are configured.
         notes: Lines for the Agent panel (fallback reasons, sub-agent notes).
+        client: The outside agent (an MCP client) that made it, by the name it gave; None for the
+            session's own agent.
     """
 
     command: str
@@ -34,12 +73,13 @@ class Proposal:
     turn: int
     reflection: str = ""
     objective: str = ""
-    verdict: "Verdict | None" = None
+    verdict: Verdict | None = None
     refused: list[dict[str, Any]] = field(default_factory=list)
     think_ms: float = 0.0
     tokens: int = 0
     cost: float = 0.0
     notes: list[str] = field(default_factory=list)
+    client: str | None = None
 
     def to_record(self, fate: str, reason: str | None = None) -> dict[str, Any]:
         """The ``proposal`` field of a trajectory turn record."""

@@ -19,7 +19,7 @@ from zorktui.session.meta import meta_verb
 from zorktui.session.session import Session
 
 if TYPE_CHECKING:  # hints only
-    from zorktui.agent.critic import Verdict
+    from zorktui.agent.proposal import Verdict
 
 #: The trajectory's ``actor`` for a command an outside agent played over MCP.
 ACTOR = "mcp"

@@ -12,7 +12,8 @@ from zorktui.engine.game_api import GameApi
 from zorktui.engine.launch import open_game
 from zorktui.engine.scratch import scratch_folder
 from zorktui.session.baseline import BaselineRules
-from zorktui.session.session import MODES, Session, StopRules, valid_actions_fields
+from zorktui.session.recording import valid_actions_fields
+from zorktui.session.session import MODES, Session, StopRules
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import LlmClient

@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zorktui.agent.critic import Verdict
-from zorktui.agent.proposal import Proposal
+from zorktui.agent.proposal import Verdict
+from zorktui.agent.proposal import OUTSIDE_ACTOR, Proposal
 from zorktui.session import events as ev
 from zorktui.session.modes import Mode
 
@@ -29,8 +29,7 @@ if TYPE_CHECKING:  # hints only
     from zorktui.engine.turn import Turn
     from zorktui.session.session import Session
 
-#: The trajectory's ``actor`` (and the start of a proposal's ``source``) for an outside agent.
-ACTOR = "mcp"
+ACTOR = OUTSIDE_ACTOR
 #: Seconds a proposal waits for the person before it is withdrawn.
 DECIDE_TIMEOUT = 600.0
 
@@ -42,12 +41,6 @@ class OutsideRefused(Exception):
 def source_of(client: str | None) -> str:
     """A proposal's ``source`` for an outside client ("mcp:claude-code")."""
     return f"{ACTOR}:{(client or 'client')[:60]}"
-
-
-def client_of(proposal: Proposal) -> str | None:
-    """The client name an outside proposal came from (None: not an outside proposal)."""
-    head, _, name = proposal.source.partition(":")
-    return name if head == ACTOR and name else None
 
 
 @dataclass
@@ -111,11 +104,12 @@ class OutsideGate:
             if self._waiting is not None:
                 raise OutsideRefused(f"not played: '{self._waiting.proposal.command}' is still waiting for the "
                                      "person's decision; one proposal at a time")
-            with session._lock:  # noqa: SLF001 - the game lock: the verdict is about the state it is shown in
+            with session.game_lock:  # the verdict is about the state it is shown in
                 if session.current.done:
                     raise OutsideRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
                 verdict = session.judge(command)
-                proposal = Proposal(command, source_of(client), session.current.turn, verdict=verdict)
+                proposal = Proposal(command, source_of(client), session.current.turn, verdict=verdict,
+                                    client=(client or "client")[:60])
                 waiting = Waiting(proposal)
                 self._waiting = waiting
                 session.offer(proposal)
@@ -149,13 +143,13 @@ class OutsideGate:
     # ----------------------------------------------------------- helpers
     def _play_now(self, command: str, client: str | None) -> Decision:
         session = self.session
-        with session._lock:  # noqa: SLF001 - judged and played in one hold: nothing plays between
+        with session.game_lock:  # judged and played in one hold: nothing plays between
             if session.current.done:
                 raise OutsideRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
             verdict = session.judge(command)
             if verdict is not None and not verdict.accepted:
                 why = f"not played: the critic is against it: {verdict.text()}"
-                session._emit(ev.NotPlayed(command, ACTOR, why))  # noqa: SLF001 - the person sees the refusal too
+                session.say_not_played(command, ACTOR, why)  # the person sees the refusal too
                 raise OutsideRefused(why)
             extra: dict[str, Any] = {"client": client[:80]} if client else {}
             if verdict is not None:

@@ -9,8 +9,10 @@ which.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any, Protocol
 
+from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 
@@ -90,3 +92,10 @@ class MemoryOnly:
 
     def close(self) -> None:
         """Nothing to close: whoever opened the memory closes it."""
+
+
+def valid_actions_fields(game: GameApi) -> dict[str, Any]:
+    """The trajectory's ``valid_actions`` and ``valid_actions_ms`` for a game's current state."""
+    start = time.perf_counter()
+    actions = list(game.valid_actions())
+    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}

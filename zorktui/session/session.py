@@ -18,10 +18,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from zorktui.agent.critic import Critic, Verdict
+from zorktui.agent.critic import Critic
+from zorktui.agent.proposal import Verdict
 from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
-from zorktui.agent.proposal import Policy, Proposal
+from zorktui.agent.proposal import OUTSIDE_ACTOR, Policy, Proposal
 from zorktui.agent.subagents import SubAgents
 from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
@@ -31,8 +32,7 @@ from zorktui.session.autopilot import Autopilot, StopRules
 from zorktui.session.files.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
-from zorktui.session.outside import ACTOR as OUTSIDE, client_of
-from zorktui.session.recording import Closable, MemoryOnly, Recorder
+from zorktui.session.recording import Closable, MemoryOnly, Recorder, valid_actions_fields
 
 if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the factory, which imports them
     from zorktui.agent.llm import Usage
@@ -42,13 +42,6 @@ if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the fa
 from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)
-
-
-def valid_actions_fields(game: GameApi) -> dict[str, Any]:
-    """The trajectory's ``valid_actions`` and ``valid_actions_ms`` for a game's current state."""
-    start = time.perf_counter()
-    actions = list(game.valid_actions())
-    return {"valid_actions": actions, "valid_actions_ms": round((time.perf_counter() - start) * 1000, 2)}
 
 
 #: The game's own ways back, refused when a session does not allow undo.
@@ -169,6 +162,15 @@ class Session(Thinking, Autopilot):
                 pass
 
     @property
+    def game_lock(self) -> threading.RLock:
+        """The lock that guards the game, the play log and the recorder: hold it to judge and play in one step."""
+        return self._lock
+
+    def say_not_played(self, command: str, actor: str, why: str) -> None:
+        """Tell the subscribers a command was not played, and why (one line)."""
+        self._emit(ev.NotPlayed(command, actor, why))
+
+    @property
     def current(self) -> Turn:
         """The current turn."""
         return self.game.current
@@ -198,7 +200,7 @@ class Session(Thinking, Autopilot):
         action = meta_verb(command, self.game.zm.dictionary)
         if action is None:
             return False
-        self._emit(ev.NotPlayed(" ".join(command.split()), actor, instead(action, self.quit_how)))
+        self.say_not_played(" ".join(command.split()), actor, instead(action, self.quit_how))
         return True
 
     def accept(self) -> Turn | None:
@@ -207,9 +209,8 @@ class Session(Thinking, Autopilot):
             proposal = self.pending
             if proposal is None or proposal.turn != self.current.turn:
                 return None
-            client = client_of(proposal)
-            if client is not None:  # an outside agent's proposal: played as its command
-                return self._play(proposal.command, OUTSIDE, fate="accepted", extra={"client": client})
+            if proposal.client is not None:  # an outside agent's proposal: played as its command
+                return self._play(proposal.command, OUTSIDE_ACTOR, fate="accepted", extra={"client": proposal.client})
             return self._play(proposal.command, "agent", fate="accepted")
 
     def offer(self, proposal: Proposal) -> None:

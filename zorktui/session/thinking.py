@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from zorktui.agent import guards
-from zorktui.agent.critic import Verdict
+from zorktui.agent.proposal import Verdict
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea, Proposal
 from zorktui.agent.safety import reserved_reason, safe_command
@@ -21,13 +21,12 @@ from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
-from zorktui.session.outside import client_of
 
 if TYPE_CHECKING:  # the host's parts, named in hints only
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from zorktui.agent.critic import Critic, Verdict
+    from zorktui.agent.critic import Critic
     from zorktui.agent.knowledge import KnowledgeBase
     from zorktui.agent.llm_judge import LlmJudge
     from zorktui.agent.playlog import PlayLog
@@ -227,7 +226,7 @@ class Thinking:
             with self._lock:
                 if self._gone(turn_no, epoch):
                     return None  # the person moved on, went back, or left while the agent thought
-                if self.pending is not None and self.pending.turn == turn_no and client_of(self.pending):
+                if self.pending is not None and self.pending.turn == turn_no and self.pending.client is not None:
                     return None  # an outside agent's proposal waits for the person: it is not replaced
                 self._spend["think_ms"] += proposal.think_ms
                 self._spend["tokens"] += proposal.tokens

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 from textual.css.query import NoMatches
 
 from zorktui.session import events as ev
-from zorktui.session.outside import client_of
 from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import Notice, SessionEvent
 from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
@@ -122,7 +121,7 @@ class SessionBridge(AppMixin):
         agent.redraw()
         self._show_hint()
         self._refresh_status()
-        client = client_of(event.proposal)
+        client = event.proposal.client
         if client is not None:  # an outside agent waits for the person: say so where the eye is
             self.notify(f"{client} proposes '{event.proposal.command}': Enter plays it, ctrl+r rejects, ctrl+e edits",
                         timeout=6)
