@@ -22,7 +22,7 @@ def _modules(package: str) -> list[str]:
 
 @pytest.mark.parametrize("package", BELOW_UI)
 def test_layer_does_not_import_textual(package: str) -> None:
-    modules = _modules(package) + ["zorktui", "zorktui.cli", "zorktui.locations"]
+    modules = _modules(package) + ["zorktui", "zorktui.cli", *_modules("cli"), "zorktui.locations"]
     code = (f"import sys, importlib\nfor m in {modules!r}: importlib.import_module(m)\n"
             "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if m.startswith('textual'))")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -39,8 +39,8 @@ def test_no_textual_import_anywhere_below_ui_even_inside_functions() -> None:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            # cli.py and its cli_*.py commands are the composition root: they may open the app (lazily), never textual itself.
-            reaches_ui = any(n.startswith("zorktui.ui") for n in names) and not path.name.startswith("cli")
+            # cli/ (the parser and a module per subcommand) is the composition root: it may open the app (lazily), never textual itself.
+            reaches_ui = any(n.startswith("zorktui.ui") for n in names) and path.relative_to(PACKAGE).parts[:1] != ("cli",)
             if reaches_ui or any(n == "textual" or n.startswith("textual.") for n in names):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert offenders == []
@@ -56,6 +56,19 @@ def test_memory_and_agent_imports_are_light() -> None:
     # Kuzu loads only when a session opens its graph; openai only when a model is used.
     code = ("import sys, zorktui.memory.questions, zorktui.memory.maps.mapmodel, zorktui.agent.llm, zorktui.session.session,"
             " zorktui.session.factory; assert 'kuzu' not in sys.modules and 'openai' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_cli_package_import_is_light_and_each_command_resolves() -> None:
+    # The package holds main and the table; a subcommand's module loads only when its command runs.
+    code = ("import sys, importlib, zorktui.cli as cli\n"
+            "loaded = sorted(m for m in sys.modules if m.startswith('zorktui.cli.'))\n"
+            "assert loaded == ['zorktui.cli.args', 'zorktui.cli.common'], loaded\n"
+            "names = set(cli.build_parser()._subparsers._group_actions[0].choices)\n"
+            "assert names == set(cli.COMMANDS), names ^ set(cli.COMMANDS)\n"
+            "for target in cli.COMMANDS.values():\n"
+            "    module, name = target.split(':')\n"
+            "    assert callable(getattr(importlib.import_module(module), name)), target")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -1,4 +1,4 @@
-"""``zorktui serve`` (the app in browser tabs) and ``zorktui watch`` (a live view of growing sessions)."""
+"""``zorktui serve``: the app in browser tabs (each tab its own session), or ``--watch``, a live view of sessions."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from zorktui.cli_args import _check_agent_flags, fail
-from zorktui.cli_play import under_web_driver
+from zorktui.cli.args import check_agent_flags, fail
+from zorktui.cli.common import session_folders
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                        ("--baseline", args.baseline), ("--session-root", args.session_root)) if on]
         if given:
             fail(f"{given[0]} is for playing; --watch only shows sessions played elsewhere")
-        folders = _session_folders(args.watch)
+        folders = session_folders(args.watch)
         argv = ["watch", "--web", *map(str, folders)]
         what = f"a live view of {folders[0]}" if len(folders) == 1 else f"a live view of {len(folders)} sessions"
     else:
@@ -57,7 +57,7 @@ def _play_flags(args: argparse.Namespace) -> list[str]:
             fail(str(exc))
     if not args.baseline and args.agent is not None:
         args.sims = args.time_per_move = None
-        _check_agent_flags(args)
+        check_agent_flags(args)
     flags: list[str] = []
     if args.story:
         try:
@@ -73,44 +73,3 @@ def _play_flags(args: argparse.Namespace) -> list[str]:
     if args.session_root:
         flags += ["--session-root", str(args.session_root.resolve())]
     return flags
-
-
-def _session_folders(dirs: list[Path]) -> list[Path]:
-    """The folders as absolute paths, each a readable session folder, else one line and exit 2."""
-    from zorktui.session.files.folder import SessionError, SessionFolder
-
-    for folder in dirs:
-        try:
-            SessionFolder(folder).records()
-        except SessionError as exc:
-            fail(str(exc))
-    return [d.resolve() for d in dirs]
-
-
-def cmd_watch(args: argparse.Namespace) -> int:
-    """``zorktui watch DIR...``: follow sessions live in the app (a chooser first when there are several)."""
-    from zorktui.engine.errors import ZorkTuiError
-
-    web = args.web or under_web_driver()
-    if not web and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        fail("zorktui watch needs a terminal (zorktui serve --watch shows it in a browser)")
-    folders = _session_folders(args.session_dirs)
-    from zorktui.ui.web.drivers import close_tab, follows, run_first  # the composition root reaches the UI only here
-    from zorktui.ui.web.live import LiveApp
-
-    chosen = 0
-    if len(folders) > 1:
-        from zorktui.ui.web.questions import ChooserApp
-
-        chooser = ChooserApp(folders, theme=args.theme)
-        run_first(chooser)
-        if chooser.answer is None:
-            close_tab()
-            return 0
-        chosen = chooser.answer
-    try:
-        app = LiveApp(folders[chosen], theme=args.theme)
-    except ZorkTuiError as exc:
-        fail(str(exc))
-    follows(app).run()
-    return 0

@@ -7,24 +7,12 @@ in the app when ``--participant`` is not given, then shows its consent screen.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-import uuid
-from pathlib import Path
 
-from zorktui.cli import _build, _cmd_run, _options
-from zorktui.cli_args import _agent_options, _check_agent_flags, _check_model_configured, _check_resume_seed, fail
-
-
-def under_web_driver() -> bool:
-    """Whether textual-serve started this process (it names Textual's web driver in the environment)."""
-    return "WebDriver" in os.environ.get("TEXTUAL_DRIVER", "")
-
-
-def new_session_folder(root: Path) -> Path:
-    """A new session folder's path under ``root``: the time, and a few random letters so tabs opened together differ."""
-    return root / f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}"
+from zorktui.cli.args import agent_options, check_agent_flags, check_model_configured, check_resume_seed, fail
+from zorktui.cli.common import build, new_session_folder, session_options, under_web_driver
+from zorktui.cli.run import cmd_run
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -38,7 +26,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.session is not None and args.session_root is not None:
         fail("give --session DIR or --session-root DIR, not both")
     if args.agent == "llm":
-        _check_model_configured(args)  # before anything else: no terminal or folder question hides it
+        check_model_configured(args)  # before anything else: no terminal or folder question hides it
     baseline = None
     if args.participant and not args.baseline:
         fail("--participant is for --baseline")
@@ -46,7 +34,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         # deferred: only a baseline study reads its rules
         from zorktui.session.baseline import BaselineError, load_rules, participant_folder
 
-        if args.agent or args.mode not in (None, "human") or _agent_options(args) or args.mcp_port is not None:
+        if args.agent or args.mode not in (None, "human") or agent_options(args) or args.mcp_port is not None:
             fail("--baseline is played by the person alone: no --agent, --mode, --model, --base-url, --sims, "
                  "--time-per-move or --mcp-port")
         try:
@@ -70,11 +58,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     # --mcp-port the outside agent is the one that proposes, unless --agent asks for the app's own too).
     if baseline is None and args.agent is None and args.mcp_port is None:
         args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
-    _check_agent_flags(args)
-    _check_resume_seed(args)
+    check_agent_flags(args)
+    check_resume_seed(args)
     if args.session is None:
         args.session = new_session_folder(root) if web or args.session_root else sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
-    options = _options(args, args.mode or ("human" if baseline is not None else "coplay"), args.agent)
+    options = session_options(args, args.mode or ("human" if baseline is not None else "coplay"), args.agent)
     options.baseline = baseline
     # The story loads on a thread while Textual is imported here: its interpreter and the memory's
     # database run in C and let go of Python's lock, so the two overlap (the imports, Python on both
@@ -84,7 +72,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     import zorktui.session.factory  # noqa: F401 - imported here first, so the two threads import nothing in common
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-load") as loader:
-        building = loader.submit(_build, options, True)
+        building = loader.submit(build, options, True)
         from zorktui.ui.app import create_app  # the composition root: only here does the CLI reach the UI
 
         built = building.result()  # re-raises the SystemExit of a bad story or session folder
@@ -140,4 +128,4 @@ def _line_mode(args: argparse.Namespace) -> int:
              "(zorktui run --agent ... --steps N lets an agent play)")
     args.commands = args.jsonl = args.steps = None
     args.valid_actions = args.no_memory = args.llm_extract = args.critic_llm = False
-    return _cmd_run(args)
+    return cmd_run(args)

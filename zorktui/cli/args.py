@@ -188,6 +188,8 @@ def _seed_list(text: str) -> list[int]:
     if not seeds or min(seeds) < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: seeds are positive whole numbers, comma-separated (1,2,3)")
     return list(dict.fromkeys(seeds))
+
+
 def _web_parsers(sub: Any) -> None:
     """``serve`` (the app in browser tabs) and ``watch`` (a live view of sessions played elsewhere)."""
     serve = sub.add_parser("serve", help="serve the app to web browsers (each tab its own session)",
@@ -258,18 +260,18 @@ def _uses_model(args: argparse.Namespace) -> bool:
     return args.agent in ("llm", "mcts") or bool(getattr(args, "llm_extract", False))
 
 
-def _check_agent_flags(args: argparse.Namespace) -> None:
+def check_agent_flags(args: argparse.Namespace) -> None:
     """One line and exit 2 for agent options that the agent chosen would ignore (run and play)."""
     if args.agent != "mcts" and (args.sims is not None or args.time_per_move is not None):
         fail("--sims and --time-per-move are for --agent mcts")
     if args.agent == "llm":
-        _check_model_configured(args)
+        check_model_configured(args)
     if not _uses_model(args) and (args.model or args.base_url):
         fail(f"--model and --base-url are for --agent llm or mcts{' or --llm-extract' if args.command == 'run' else ''}"
              + (f"; --agent {args.agent} uses no model" if args.agent else ""))
 
 
-def _check_model_configured(args: argparse.Namespace) -> None:
+def check_model_configured(args: argparse.Namespace) -> None:
     """``--agent llm`` needs a model: without one the explorer would play in its name."""
     # deferred: the model's settings load only for the llm agent
     from zorktui.agent.llm import LlmConfig, LlmUnavailable, require_endpoint
@@ -280,12 +282,12 @@ def _check_model_configured(args: argparse.Namespace) -> None:
         fail(f"--agent llm: {exc}")
 
 
-def _agent_options(args: argparse.Namespace) -> bool:
+def agent_options(args: argparse.Namespace) -> bool:
     """Whether any option for the agent (model, endpoint, planner budget) was given."""
     return bool(args.model or args.base_url or args.sims is not None or args.time_per_move is not None)
 
 
-def _check_run(args: argparse.Namespace) -> None:
+def check_run(args: argparse.Namespace) -> None:
     """One line and exit 2 for ``run`` options that contradict each other or would be ignored."""
     if args.agent and args.commands:
         fail("give --commands or --agent, not both")
@@ -293,7 +295,7 @@ def _check_run(args: argparse.Namespace) -> None:
         fail("--agent needs --steps N (a positive number of commands)")
     if args.steps is not None and not args.agent:
         fail("--steps is for --agent (a script plays all its commands)")
-    _check_agent_flags(args)
+    check_agent_flags(args)
     if args.critic_llm and not (args.agent and _uses_model(args)):
         fail("--critic-llm is for --agent llm or mcts (the model judges the agent's proposals)")
     if args.llm_extract and (not args.session or args.no_memory):
@@ -302,10 +304,10 @@ def _check_run(args: argparse.Namespace) -> None:
         fail("--no-memory is for --session or --agent (a script without a session folder keeps no memory)")
     if args.valid_actions and args.jsonl is None and args.session is None:
         fail("--valid-actions records into --jsonl or --session (the transcript does not show them)")
-    _check_resume_seed(args)
+    check_resume_seed(args)
 
 
-def _check_resume_seed(args: argparse.Namespace) -> None:
+def check_resume_seed(args: argparse.Namespace) -> None:
     """A session folder resumes with its recorded seed: another --seed is an error, not ignored."""
     # deferred: argument checks load the session folder's readers only for --session (a fast --help)
     from zorktui.session.files.folder import SessionError, SessionFolder
@@ -321,8 +323,7 @@ def _check_resume_seed(args: argparse.Namespace) -> None:
         fail(f"{args.session} resumes with its recorded seed {recorded}: leave out --seed {args.seed} or give a new folder")
 
 
-
-def _check_as_of(folder: Path, as_of: int) -> None:
+def check_as_of(folder: Path, as_of: int) -> None:
     """One line and exit 2 when ``--as-of`` is past the session's last turn (rather than answering as of the last)."""
     # deferred: argument checks load the session folder's readers only for --as-of (a fast --help)
     from zorktui.record.trajectory import last_turn
