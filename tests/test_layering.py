@@ -88,3 +88,14 @@ def test_no_module_over_450_lines_and_no_folder_over_16_modules() -> None:
     crowded = [f"{d.relative_to(PACKAGE.parent)}: {n}" for d in [PACKAGE, *PACKAGE.rglob("*")]
                if d.is_dir() and d.name != "__pycache__" and (n := len(list(d.glob("*.py")))) > 16]
     assert long == [] and crowded == []
+
+
+def test_no_import_circle() -> None:
+    """No module reaches, through any chain of imports (deferred and hint-only ones too), back to one importing it."""
+    import grimp
+
+    graph = grimp.build_graph("zorktui", include_external_packages=False)
+    circles = [(module, imported) for module in sorted(graph.modules)
+               for imported in sorted(graph.find_modules_directly_imported_by(module))
+               if imported != module and graph.chain_exists(importer=imported, imported=module)]
+    assert circles == []
