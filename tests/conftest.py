@@ -8,11 +8,23 @@ TextWorld games (see tests/twgames.py and tests/conftest_tw_notes.md):
   using it is skipped when TextWorld / ``tw-make`` is not installed.
 * ``tw_report``: a session dict that tests fill with measured numbers (valid-action recall);
   it is printed in the terminal summary, so the numbers show even without ``-s``.
+
+Games and apps that close themselves:
+
+* ``game_of``: factory ``game_of(story, seed=None, **options) -> Game`` (``zorktui.engine.game.Game``);
+  every game it opened is closed at teardown, pass or fail.
+* ``make_app``: factory ``make_app(mode="human", agent=None, config=None, theme=None, **options) -> ZorkApp``,
+  its session in ``tmp_path / "s"`` (seed 1), for Textual's Pilot (``app.run_test``); a session the app
+  did not close itself (the app never ran) is closed at teardown.
+
+Plain helpers (the trajectory's records, waiting on the app under Pilot) are in tests/helpers.py.
 """
 
 from __future__ import annotations
 
+import contextlib
 import pathlib
+from typing import Any
 
 import pytest
 
@@ -71,6 +83,50 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         terminalreporter.section("TextWorld measurements")
         for label in sorted(report):
             terminalreporter.write_line(f"{label}: {report[label]}")
+
+
+@pytest.fixture
+def game_of():
+    """Factory: ``game_of(story, seed=None, **options) -> Game``; every game it opened is closed at teardown."""
+    from zorktui.engine.game import Game
+
+    with contextlib.ExitStack() as opened:
+
+        def _open(story: Any, seed: int | None = None, **options: Any) -> Game:
+            game = Game(story, seed=seed, **options)
+            opened.callback(game.close)
+            return game
+
+        yield _open
+
+
+@pytest.fixture
+def make_app(tmp_path: pathlib.Path):
+    """Factory: the app for a session built as the CLI builds it, in ``tmp_path / "s"`` with seed 1.
+
+    ``make_app(mode="human", agent=None, config=None, theme=None, **options)``: ``options`` go to
+    ``SessionOptions``; user themes are read from ``tmp_path / "themes"``. The app closes its session
+    when it unmounts; one that never ran has its session and game closed at teardown.
+    """
+    from zorktui.session.factory import SessionOptions, build_session
+    from zorktui.ui.app import create_app
+    from zorktui.ui.keymap import UiConfig
+
+    def _close(app: Any) -> None:
+        if not app.session.closed:
+            app.session.close()
+            app.session.game.close()
+
+    with contextlib.ExitStack() as opened:
+
+        def _make(mode: str = "human", agent: str | None = None, config: UiConfig | None = None,
+                  theme: str | None = None, **options: Any) -> Any:
+            built = build_session(SessionOptions(mode=mode, agent=agent, session=tmp_path / "s", seed=1, **options))
+            app = create_app(built, theme=theme, config=config or UiConfig(), themes_dir=tmp_path / "themes")
+            opened.callback(_close, app)
+            return app
+
+        yield _make
 
 
 @pytest.fixture(autouse=True)

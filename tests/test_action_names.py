@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import pytest
 from paths import BUNDLED, ZIL
 
-from zorktui.engine.game import Game
 from zorktui.engine.zmachine.adjectives import Adjectives
 from zorktui.engine.zmachine.dictionary import DictWord
 from zorktui.engine.zmachine.verbs import verb_groups
@@ -27,37 +26,31 @@ def test_a_verb_the_dictionary_cut_is_written_whole() -> None:
     assert verb_groups(zm) == ["activate", "pry"]
 
 
-def test_bundled_game_names_things_by_their_printed_names() -> None:
-    game = Game(BUNDLED)
-    try:
-        for command in ["take flask", "north", "west"]:
-            game.step(command)
-        found = game.valid_actions()
-        # The adjective before the noun as the game prints it; what a thing is taken from;
-        # "give X to Y" rather than "give Y X".
-        assert "take brass lantern" in found
-        assert "take matches from mantelpiece" in found
-        assert "give tea to nessa tregarth" in found
-        for command in ["take lantern", "take matches", "up"]:
-            game.step(command)
-        found = game.valid_actions()
-        assert "turn on brass lantern" in found and not any(a.startswith("switch ") for a in found)
-        assert "open sea chest" in found
-    finally:
-        game.close()
+def test_bundled_game_names_things_by_their_printed_names(game_of) -> None:
+    game = game_of(BUNDLED)
+    for command in ["take flask", "north", "west"]:
+        game.step(command)
+    found = game.valid_actions()
+    # The adjective before the noun as the game prints it; what a thing is taken from;
+    # "give X to Y" rather than "give Y X".
+    assert "take brass lantern" in found
+    assert "take matches from mantelpiece" in found
+    assert "give tea to nessa tregarth" in found
+    for command in ["take lantern", "take matches", "up"]:
+        game.step(command)
+    found = game.valid_actions()
+    assert "turn on brass lantern" in found and not any(a.startswith("switch ") for a in found)
+    assert "open sea chest" in found
 
 
-def test_v3_names_are_whole_and_in_the_printed_order() -> None:
+def test_v3_names_are_whole_and_in_the_printed_order(game_of) -> None:
     """mini.z3 keeps "leathe" for "leather": the command says "take leather logbook"."""
-    game = Game(ZIL)
-    try:
-        for command in ["north"]:
-            game.step(command)
-        found = game.valid_actions()
-        assert "take leather logbook" in found, found
-        assert game.peek("take leather logbook").state_hash != game.current.state_hash
-    finally:
-        game.close()
+    game = game_of(ZIL)
+    for command in ["north"]:
+        game.step(command)
+    found = game.valid_actions()
+    assert "take leather logbook" in found, found
+    assert game.peek("take leather logbook").state_hash != game.current.state_hash
 
 
 def _adjectives_as_bytes(story: bytes) -> bytes:
@@ -85,42 +78,36 @@ def _adjectives_as_bytes(story: bytes) -> bytes:
     return bytes(memory)
 
 
-def test_adjectives_kept_as_numbers_name_things_too(tmp_path: Path) -> None:
+def test_adjectives_kept_as_numbers_name_things_too(tmp_path: Path, game_of) -> None:
     story = tmp_path / "bytes.z3"
     story.write_bytes(_adjectives_as_bytes(ZIL.read_bytes()))
     assert Adjectives(ZMachine(story.read_bytes())).prop is not None
     assert Adjectives(ZMachine(ZIL.read_bytes())).prop is None  # zorkie's addresses: read as vocabulary
     for path in (ZIL, story):
-        game = Game(path)
-        try:
-            found = game.valid_actions()
-            assert "take cotton wick" in found, (path.name, found)
-            assert game.peek("take cotton wick").state_hash != game.current.state_hash
-        finally:
-            game.close()
+        game = game_of(path)
+        found = game.valid_actions()
+        assert "take cotton wick" in found, (path.name, found)
+        assert game.peek("take cotton wick").state_hash != game.current.state_hash
 
 
 # ----------------------------------------------------------------------------- TextWorld
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
-def test_textworld_actions_read_as_textworld_writes_them(tw_game) -> None:
+def test_textworld_actions_read_as_textworld_writes_them(tw_game, game_of) -> None:
     """Full names in the game's order, "put X on Y" for supporters, "take X from Y"; no interface options."""
     path, truth = tw_game("cooking", 1)
-    game = Game(path)
-    try:
-        written = counted = 0
-        for step, admissible in zip(truth["walkthrough"], truth["admissible"]):
-            found = {a.lower() for a in game.valid_actions()}
-            assert not any("option" in a or "restrict" in a for a in found), found
-            assert not any(a.startswith("drop ") and len(a.split()) > 3 and " on " in a for a in found), found
-            before = game.current.state_hash
-            for command in admissible:
-                if command.split()[0] in ("look", "inventory", "examine"):
-                    continue
-                if game.peek(command).state_hash != before:
-                    counted += 1
-                    written += command.lower() in found
-            game.step(step)
-        assert counted and written / counted >= 0.8, (written, counted)
-    finally:
-        game.close()
+    game = game_of(path)
+    written = counted = 0
+    for step, admissible in zip(truth["walkthrough"], truth["admissible"]):
+        found = {a.lower() for a in game.valid_actions()}
+        assert not any("option" in a or "restrict" in a for a in found), found
+        assert not any(a.startswith("drop ") and len(a.split()) > 3 and " on " in a for a in found), found
+        before = game.current.state_hash
+        for command in admissible:
+            if command.split()[0] in ("look", "inventory", "examine"):
+                continue
+            if game.peek(command).state_hash != before:
+                counted += 1
+                written += command.lower() in found
+        game.step(step)
+    assert counted and written / counted >= 0.8, (written, counted)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ui import records, settle, turn_records, type_command, until
+from helpers import records, settle, turn_records, type_command, until
 
 from zorktui.record import summary
 from zorktui.session.baseline import BaselineError, BaselineRules, check_participant, load_rules, participant_folder

@@ -7,10 +7,8 @@ from zorktui.engine.game import Game
 
 
 @pytest.fixture
-def game():
-    g = Game(BUNDLED)
-    yield g
-    g.close()
+def game(game_of):
+    return game_of(BUNDLED)
 
 
 def test_opening_facts(game: Game) -> None:

@@ -32,12 +32,12 @@ while True:
 """
 
 
-def test_a_checkpoint_is_one_file_that_restores(tmp_path: Path) -> None:
-    game = Game(ZIL)
+def test_a_checkpoint_is_one_file_that_restores(tmp_path: Path, game_of) -> None:
+    game = game_of(ZIL)
     game.step("look")
     path = game.save_checkpoint(tmp_path, "here")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here.npz"] and path == tmp_path / "here.npz"
-    other = Game(ZIL)
+    other = game_of(ZIL)
     assert other.restore_checkpoint(tmp_path, "here").state_hash == game.current.state_hash
     assert [c["name"] for c in Game.checkpoints(tmp_path)] == ["here"]
 
@@ -64,8 +64,8 @@ def test_a_process_killed_while_saving_leaves_the_old_checkpoint_or_the_new_one(
     assert (tmp_path / "often.npz").exists()
 
 
-def test_a_damaged_checkpoint_is_named_by_saves_and_refused_by_restore(tmp_path: Path) -> None:
-    game = Game(ZIL)
+def test_a_damaged_checkpoint_is_named_by_saves_and_refused_by_restore(tmp_path: Path, game_of) -> None:
+    game = game_of(ZIL)
     game.save_checkpoint(tmp_path, "good")
     game.step("look")
     game.save_checkpoint(tmp_path, "bitten")
@@ -88,8 +88,8 @@ def test_a_damaged_checkpoint_is_named_by_saves_and_refused_by_restore(tmp_path:
     assert Game(ZIL).restore_checkpoint(tmp_path, "good").turn == 0
 
 
-def test_a_checkpoint_of_the_older_two_file_kind_still_restores(tmp_path: Path) -> None:
-    game = Game(BUNDLED)
+def test_a_checkpoint_of_the_older_two_file_kind_still_restores(tmp_path: Path, game_of) -> None:
+    game = game_of(BUNDLED)
     game.step("take flask")
     game.save_checkpoint(tmp_path, "old")
     with np.load(tmp_path / "old.npz") as data:

@@ -46,27 +46,24 @@ def test_a_way_shut_before_is_tried_again_once_a_door_is_opened(tw_game: Any) ->
         assert not any(c.command.startswith("close") for c in s.log.consequences[:4])
 
 
-def test_it_walks_back_to_a_room_that_offered_something_never_tried() -> None:
+def test_it_walks_back_to_a_room_that_offered_something_never_tried(game_of) -> None:
     # The bundled game: the kitchen (lantern, matches, the keeper) is passed through once;
     # where nothing is left to try, the explorer heads back there rather than pacing about.
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["take flask", "north", "west"]:
-            log.add(game.step(command))
-        kitchen = log.current.location
-        explorer = Explorer()
-        in_kitchen = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions()))
-        assert in_kitchen.command.startswith("take ")             # it would take something, but walks on
-        log.add(game.step("east"))
-        # Back on the path with only the way it has already taken on offer.
-        spent = Situation(turn=log.current, log=log, valid_actions=("west",), map=MapView(walks={kitchen.id: ("west",)}))
-        back = explorer.suggest(spent)
-        assert back.command == "west" and f"back to {kitchen.name}" in back.reflection, back
-        # A fresh explorer never saw the kitchen's offer and has no reason to go back.
-        assert "back to" not in Explorer().suggest(spent).reflection
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    for command in ["take flask", "north", "west"]:
+        log.add(game.step(command))
+    kitchen = log.current.location
+    explorer = Explorer()
+    in_kitchen = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions()))
+    assert in_kitchen.command.startswith("take ")             # it would take something, but walks on
+    log.add(game.step("east"))
+    # Back on the path with only the way it has already taken on offer.
+    spent = Situation(turn=log.current, log=log, valid_actions=("west",), map=MapView(walks={kitchen.id: ("west",)}))
+    back = explorer.suggest(spent)
+    assert back.command == "west" and f"back to {kitchen.name}" in back.reflection, back
+    # A fresh explorer never saw the kitchen's offer and has no reason to go back.
+    assert "back to" not in Explorer().suggest(spent).reflection
 
 
 def _straight_back(turns: list) -> tuple[int, int]:
@@ -96,41 +93,35 @@ def test_it_moves_on_rather_than_walking_straight_back() -> None:
         assert not any(path[i] == path[i + 2] == path[i + 4] for i in range(len(path) - 4)), path
 
 
-def test_it_never_puts_out_a_light_nor_toggles_one_again() -> None:
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["north", "west", "take lantern", "take matches", "light lantern with matches"]:
-            log.add(game.step(command))
-        toggles = ("close off lantern", "extinguish lantern", "switch off lantern", "douse lantern", "put out lantern",
-                   "blow out lantern", "turn off lantern")
-        explorer = Explorer()
-        for _ in range(3):
-            idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=toggles + ("east",)))
-            assert idea.command not in toggles, idea
-        # A bare switch typed once elsewhere is not played again in every room.
-        log.add(game.step("switch lantern"))
-        log.add(game.step("east"))
-        spent = Situation(turn=log.current, log=log, valid_actions=("switch lantern", "west"), map=MapView(exit_directions=["west"]))
-        assert Explorer().suggest(spent).command != "switch lantern"
-    finally:
-        game.close()
+def test_it_never_puts_out_a_light_nor_toggles_one_again(game_of) -> None:
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    for command in ["north", "west", "take lantern", "take matches", "light lantern with matches"]:
+        log.add(game.step(command))
+    toggles = ("close off lantern", "extinguish lantern", "switch off lantern", "douse lantern", "put out lantern",
+               "blow out lantern", "turn off lantern")
+    explorer = Explorer()
+    for _ in range(3):
+        idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=toggles + ("east",)))
+        assert idea.command not in toggles, idea
+    # A bare switch typed once elsewhere is not played again in every room.
+    log.add(game.step("switch lantern"))
+    log.add(game.step("east"))
+    spent = Situation(turn=log.current, log=log, valid_actions=("switch lantern", "west"), map=MapView(exit_directions=["west"]))
+    assert Explorer().suggest(spent).command != "switch lantern"
 
 
-def test_what_was_carried_and_dropped_is_picked_up_again_where_it_was_tried_before() -> None:
+def test_what_was_carried_and_dropped_is_picked_up_again_where_it_was_tried_before(game_of) -> None:
     # The bundled game: the flask is taken and dropped again on the landing stage (as a death
     # scatters what was carried): "take flask" was tried there, yet it comes first again.
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["take flask", "drop flask"]:
-            log.add(game.step(command))
-        situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions(), map=MapView())
-        idea = Explorer().suggest(situation)
-        assert normal(idea.command).startswith("take") and ("flask" in idea.command or "tea" in idea.command), idea
-        assert "again" in idea.reflection
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    for command in ["take flask", "drop flask"]:
+        log.add(game.step(command))
+    situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions(), map=MapView())
+    idea = Explorer().suggest(situation)
+    assert normal(idea.command).startswith("take") and ("flask" in idea.command or "tea" in idea.command), idea
+    assert "again" in idea.reflection
 
 
 def _lit_on_the_cliff(game: Game) -> PlayLog:
@@ -142,29 +133,26 @@ def _lit_on_the_cliff(game: Game) -> PlayLog:
     return log
 
 
-def test_the_critic_refuses_what_loses_or_puts_out_the_light_carried() -> None:
-    game = Game(BUNDLED)
-    try:
-        log = _lit_on_the_cliff(game)
-        lantern = next(o for o in log.current.inventory if o.name == "brass lantern")
-        matches = next(o for o in log.current.inventory if "matches" in o.name)
-        assert lantern.id in log.lights() and matches.id not in log.lights()
-        critic = Critic(peek=game.peek)
-        situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions())
-        # Put down where it lies in sight, the lantern can be taken back: disliked, not grave.
-        dropped = critic.judge("drop lantern", situation)
-        assert not dropped.accepted and not dropped.grave, dropped
-        assert "look-ahead: gives up something carried" in dropped.reasons
-        # Gone from sight (the look-ahead's room shows nothing: swept away, sunk), it is lost.
-        swept = Critic(peek=lambda c: replace(game.peek(c), visible=())).judge("drop lantern", situation)
-        assert swept.grave and "look-ahead: loses the light you carry" in swept.reasons, swept
-        # Giving up the matches is a smaller matter than losing the light.
-        assert critic.judge("drop matches", situation).score > swept.score
-        assert log.puts_out_a_light("turn off lantern") and log.puts_out_a_light("douse brass lantern")
-        assert not log.puts_out_a_light("turn off matches") and not log.puts_out_a_light("take lantern")
-        assert "puts out the light you carry" in critic.judge("extinguish lantern", situation).reasons
-    finally:
-        game.close()
+def test_the_critic_refuses_what_loses_or_puts_out_the_light_carried(game_of) -> None:
+    game = game_of(BUNDLED)
+    log = _lit_on_the_cliff(game)
+    lantern = next(o for o in log.current.inventory if o.name == "brass lantern")
+    matches = next(o for o in log.current.inventory if "matches" in o.name)
+    assert lantern.id in log.lights() and matches.id not in log.lights()
+    critic = Critic(peek=game.peek)
+    situation = Situation(turn=log.current, log=log, valid_actions=game.valid_actions())
+    # Put down where it lies in sight, the lantern can be taken back: disliked, not grave.
+    dropped = critic.judge("drop lantern", situation)
+    assert not dropped.accepted and not dropped.grave, dropped
+    assert "look-ahead: gives up something carried" in dropped.reasons
+    # Gone from sight (the look-ahead's room shows nothing: swept away, sunk), it is lost.
+    swept = Critic(peek=lambda c: replace(game.peek(c), visible=())).judge("drop lantern", situation)
+    assert swept.grave and "look-ahead: loses the light you carry" in swept.reasons, swept
+    # Giving up the matches is a smaller matter than losing the light.
+    assert critic.judge("drop matches", situation).score > swept.score
+    assert log.puts_out_a_light("turn off lantern") and log.puts_out_a_light("douse brass lantern")
+    assert not log.puts_out_a_light("turn off matches") and not log.puts_out_a_light("take lantern")
+    assert "puts out the light you carry" in critic.judge("extinguish lantern", situation).reasons
 
 
 def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path) -> None:
@@ -180,83 +168,74 @@ def test_the_search_tells_where_each_way_leads_and_the_memory_learns_it(tmp_path
         assert "south" not in q.unexplored(s.memory).ways
 
 
-def test_in_the_dark_with_nothing_to_light_it_backs_out_and_does_not_walk_in_again() -> None:
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        # To the foot of the tower without the lantern, then down into the oil cellar (dark).
-        for command in ["take flask", "north", "west", "give flask to nessa", "east", "north",
-                        "unlock door with key", "open door", "north", "down"]:
-            log.add(game.step(command))
-        assert log.current.dark
-        explorer = Explorer()
-        idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions())))
-        assert idea.command == "up" and "dark" in idea.reflection
-        log.add(game.step("up"))
-        # The memory would call the cellar a frontier (its ways are unwalked): a walk down there
-        # is what an explorer with no account of the dark proposes; carrying the same things,
-        # this one does not.
-        cellar = Situation(turn=log.current, log=log, valid_actions=("down", "south"),
-                           map=MapView(exit_directions=["south", "down"], back=["south"],
-                                       frontiers=[("Oil Cellar", ("north",), ("down",))]))
-        assert Explorer().suggest(cellar).command == "down"
-        for _ in range(3):
-            assert explorer.suggest(cellar).command != "down"
-    finally:
-        game.close()
+def test_in_the_dark_with_nothing_to_light_it_backs_out_and_does_not_walk_in_again(game_of) -> None:
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    # To the foot of the tower without the lantern, then down into the oil cellar (dark).
+    for command in ["take flask", "north", "west", "give flask to nessa", "east", "north",
+                    "unlock door with key", "open door", "north", "down"]:
+        log.add(game.step(command))
+    assert log.current.dark
+    explorer = Explorer()
+    idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions())))
+    assert idea.command == "up" and "dark" in idea.reflection
+    log.add(game.step("up"))
+    # The memory would call the cellar a frontier (its ways are unwalked): a walk down there
+    # is what an explorer with no account of the dark proposes; carrying the same things,
+    # this one does not.
+    cellar = Situation(turn=log.current, log=log, valid_actions=("down", "south"),
+                       map=MapView(exit_directions=["south", "down"], back=["south"],
+                                   frontiers=[("Oil Cellar", ("north",), ("down",))]))
+    assert Explorer().suggest(cellar).command == "down"
+    for _ in range(3):
+        assert explorer.suggest(cellar).command != "down"
 
 
-def test_a_light_carried_and_never_lit_is_lit_before_a_new_way() -> None:
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["north", "west", "take lantern", "take matches"]:
-            log.add(game.step(command))
-        valid = tuple(game.valid_actions())
-        assert "turn on brass lantern" in valid and "up" in valid  # the loft above is new
-        situation = Situation(turn=log.current, log=log, valid_actions=valid, map=MapView(accepted=["up"]))
-        idea = Explorer().suggest(situation)
-        assert idea.command == "turn on brass lantern" and "dark" in idea.reflection
-        log.add(game.step(idea.command))
-        after = Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions()), map=MapView(accepted=["up"]))
-        assert Explorer().suggest(after).command == "up"  # lit once: on it goes
-    finally:
-        game.close()
+def test_a_light_carried_and_never_lit_is_lit_before_a_new_way(game_of) -> None:
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    for command in ["north", "west", "take lantern", "take matches"]:
+        log.add(game.step(command))
+    valid = tuple(game.valid_actions())
+    assert "turn on brass lantern" in valid and "up" in valid  # the loft above is new
+    situation = Situation(turn=log.current, log=log, valid_actions=valid, map=MapView(accepted=["up"]))
+    idea = Explorer().suggest(situation)
+    assert idea.command == "turn on brass lantern" and "dark" in idea.reflection
+    log.add(game.step(idea.command))
+    after = Situation(turn=log.current, log=log, valid_actions=tuple(game.valid_actions()), map=MapView(accepted=["up"]))
+    assert Explorer().suggest(after).command == "up"  # lit once: on it goes
 
 
-def test_full_hands_make_room_for_a_thing_the_load_kept_out_of_reach() -> None:
+def test_full_hands_make_room_for_a_thing_the_load_kept_out_of_reach(game_of) -> None:
     """Carrying two things at most, the crown on the lawn is taken after leaving the least used one.
 
     The take the game refuses for the load is no valid action (it changes
     nothing); the game names it among the blocked takes, and the explorer
     drops a thing to make room, and never picks that thing up again.
     """
-    game = Game(FULL_HANDS)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["take trowel", "take twine", "north"]:
-            log.add(game.step(command))
-        assert "take golden crown" not in game.valid_actions()
-        assert game.blocked_takes() == ("take golden crown",)
-        explorer = Explorer()
-        commands = []
-        for _ in range(6):
-            idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
-                                              blocked_takes=game.blocked_takes()))
-            commands.append(idea.command)
-            log.add(game.step(idea.command))
-            if log.current.score == 10:
-                break
-        assert commands[:2] == ["drop twine", "take golden crown"], commands  # the twine was taken last
-        assert log.current.score == 10
-        log.add(game.step("south"))
-        log.add(game.step("north"))  # the twine is on the lawn, out of reach of full hands again
-        assert game.blocked_takes() == ("take twine",)
-        nxt = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
-                                         blocked_takes=game.blocked_takes()))
-        assert "twine" not in nxt.command and not nxt.command.startswith("drop"), nxt  # left on purpose
-    finally:
-        game.close()
+    game = game_of(FULL_HANDS)
+    log = PlayLog(game.opening)
+    for command in ["take trowel", "take twine", "north"]:
+        log.add(game.step(command))
+    assert "take golden crown" not in game.valid_actions()
+    assert game.blocked_takes() == ("take golden crown",)
+    explorer = Explorer()
+    commands = []
+    for _ in range(6):
+        idea = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
+                                          blocked_takes=game.blocked_takes()))
+        commands.append(idea.command)
+        log.add(game.step(idea.command))
+        if log.current.score == 10:
+            break
+    assert commands[:2] == ["drop twine", "take golden crown"], commands  # the twine was taken last
+    assert log.current.score == 10
+    log.add(game.step("south"))
+    log.add(game.step("north"))  # the twine is on the lawn, out of reach of full hands again
+    assert game.blocked_takes() == ("take twine",)
+    nxt = explorer.suggest(Situation(turn=log.current, log=log, valid_actions=game.valid_actions(),
+                                     blocked_takes=game.blocked_takes()))
+    assert "twine" not in nxt.command and not nxt.command.startswith("drop"), nxt  # left on purpose
 
 
 def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> None:
@@ -270,17 +249,14 @@ def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> N
         assert commands[made_room + 1] == "take golden crown", commands
 
 
-def test_a_light_found_burning_counts_as_a_light() -> None:
+def test_a_light_found_burning_counts_as_a_light(game_of) -> None:
     """A thing a valid action would put out is a light, though no command of the player's lit it."""
-    game = Game(BUNDLED)
-    try:
-        log = PlayLog(game.opening)
-        for command in ["north", "west", "take lantern"]:
-            log.add(game.step(command))
-        lantern = next(o.id for o in log.current.inventory if "lantern" in o.name)
-        assert lantern not in Situation(turn=log.current, log=log, valid_actions=game.valid_actions()).lights()
-        # As Zork III's torch is found: burning, "douse torch" on offer.
-        burning = Situation(turn=log.current, log=log, valid_actions=("douse brass lantern", "east"))
-        assert burning.lights() == {lantern}
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    log = PlayLog(game.opening)
+    for command in ["north", "west", "take lantern"]:
+        log.add(game.step(command))
+    lantern = next(o.id for o in log.current.inventory if "lantern" in o.name)
+    assert lantern not in Situation(turn=log.current, log=log, valid_actions=game.valid_actions()).lights()
+    # As Zork III's torch is found: burning, "douse torch" on offer.
+    burning = Situation(turn=log.current, log=log, valid_actions=("douse brass lantern", "east"))
+    assert burning.lights() == {lantern}

@@ -9,8 +9,8 @@ from zorktui.engine import GameError
 from zorktui.engine.game import Game
 
 
-def test_undo_more_than_100_levels() -> None:
-    game = Game(BUNDLED)
+def test_undo_more_than_100_levels(game_of) -> None:
+    game = game_of(BUNDLED)
     seen = [game.current]
     for i in range(120):
         seen.append(game.step("take flask" if i % 2 == 0 else "drop flask"))
@@ -21,8 +21,8 @@ def test_undo_more_than_100_levels() -> None:
         game.undo()
 
 
-def test_undo_n_and_replay_is_deterministic() -> None:
-    game = Game(ZIL)
+def test_undo_n_and_replay_is_deterministic(game_of) -> None:
+    game = game_of(ZIL)
     script = commands(ZIL_WALKTHROUGH)[:10]
     turns = [game.step(c) for c in script]
     game.undo(5)
@@ -32,23 +32,23 @@ def test_undo_n_and_replay_is_deterministic() -> None:
     assert [t.observation for t in again] == [t.observation for t in turns[5:]]
 
 
-def test_restart() -> None:
-    game = Game(BUNDLED)
+def test_restart(game_of) -> None:
+    game = game_of(BUNDLED)
     game.step("take flask")
     t = game.restart()
     assert t == game.opening and t.inventory == ()
     assert game.step("take flask").score == 0
 
 
-def test_checkpoint_round_trip_across_games(tmp_path: Path) -> None:
-    game = Game(BUNDLED)
+def test_checkpoint_round_trip_across_games(tmp_path: Path, game_of) -> None:
+    game = game_of(BUNDLED)
     for c in ["take flask", "north", "west"]:
         game.step(c)
     saved = game.current
     game.save_checkpoint(tmp_path, "kitchen", note="before the tea")
     game.step("give flask to nessa")
     assert game.current.score == 10
-    other = Game(BUNDLED)
+    other = game_of(BUNDLED)
     t = other.restore_checkpoint(tmp_path, "kitchen")
     assert t.location == saved.location and t.inventory == saved.inventory
     assert t.state_hash == saved.state_hash and t.turn == saved.turn
@@ -62,8 +62,8 @@ def test_checkpoint_round_trip_across_games(tmp_path: Path) -> None:
     assert [c["name"] for c in Game.checkpoints(str(tmp_path / "by-name"))] == ["kitchen"]
 
 
-def test_checkpoint_errors(tmp_path: Path) -> None:
-    game = Game(BUNDLED)
+def test_checkpoint_errors(tmp_path: Path, game_of) -> None:
+    game = game_of(BUNDLED)
     with pytest.raises(GameError):
         game.save_checkpoint(tmp_path, "../escape")
     with pytest.raises(GameError):
@@ -76,8 +76,8 @@ def test_checkpoint_errors(tmp_path: Path) -> None:
         Game(ZIL).restore_checkpoint(tmp_path, "v3")
 
 
-def test_bad_commands_refused() -> None:
-    game = Game(ZIL)
+def test_bad_commands_refused(game_of) -> None:
+    game = game_of(ZIL)
     for bad in ["", "   ", "look\nlook", "x" * 300]:
         with pytest.raises(GameError):
             game.step(bad)

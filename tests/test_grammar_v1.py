@@ -33,28 +33,22 @@ def test_version_1_tables_give_the_forms_version_2_tables_give() -> None:
     assert {"unlock {0} with {1}", "insert {0} into {1}", "take {0}"} <= {words for words, _held in old}
 
 
-def test_valid_actions_on_a_version_1_story_include_its_two_object_commands() -> None:
+def test_valid_actions_on_a_version_1_story_include_its_two_object_commands(game_of) -> None:
     # Before version 1 was read, templates came from asking the parser: three times the time
     # on the bundled game rebuilt this way, and "unlock door with key" was never found.
-    game = Game(OLD_GRAMMAR)
-    try:
-        assert game.step("take key").inventory[0].name == "iron key"
-        found = set(game.valid_actions())
-        assert {"unlock oak door with iron key", "insert iron key into cardboard box", "drop iron key"} <= found
-        assert not any(a.startswith(("go key", "go box")) for a in found)
-        steps = [game.step(c) for c in ["unlock door with key", "open door", "north", "take gem"]]
-        assert steps[2].location.name == "Vault" and steps[3].score == 5 and steps[3].reward == 5
-    finally:
-        game.close()
+    game = game_of(OLD_GRAMMAR)
+    assert game.step("take key").inventory[0].name == "iron key"
+    found = set(game.valid_actions())
+    assert {"unlock oak door with iron key", "insert iron key into cardboard box", "drop iron key"} <= found
+    assert not any(a.startswith(("go key", "go box")) for a in found)
+    steps = [game.step(c) for c in ["unlock door with key", "open door", "north", "take gem"]]
+    assert steps[2].location.name == "Vault" and steps[3].score == 5 and steps[3].reward == 5
 
 
-def test_a_refused_move_after_a_two_object_command_changes_nothing() -> None:
+def test_a_refused_move_after_a_two_object_command_changes_nothing(game_of) -> None:
     # The parser's second noun is left set by "take key from box" and cleared by the next
     # command; calibration learns it from a two-object probe, so the refusal is no change.
-    game = Game(OLD_GRAMMAR)
-    try:
-        for command in ["take key", "put key in box", "take key from box"]:
-            assert game.step(command).changed
-        assert not game.step("north").changed
-    finally:
-        game.close()
+    game = game_of(OLD_GRAMMAR)
+    for command in ["take key", "put key in box", "take key from box"]:
+        assert game.step(command).changed
+    assert not game.step("north").changed

@@ -282,10 +282,10 @@ def test_cli_memory_and_map(walked: Path, tmp_path: Path) -> None:
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
 
 
-def test_questions_while_another_thread_ingests(tmp_path: Path) -> None:
+def test_questions_while_another_thread_ingests(tmp_path: Path, game_of) -> None:
     import threading
 
-    game = Game(bundled_story())
+    game = game_of(bundled_story())
     turns = [game.current] + [game.step(c) for c in (WALK[:-1] + ["north", "south", "look"] * 60)]
     errors: list[BaseException] = []
     with Memory(tmp_path / "m", vocabulary=game.zm.object_vocabulary, batch_turns=4) as memory:
@@ -305,7 +305,6 @@ def test_questions_while_another_thread_ingests(tmp_path: Path) -> None:
         assert not errors
         assert q.where_am_i(memory)[0].name == turns[-1].location.name
         assert memory.last_turn == turns[-1].turn
-    game.close()
 
 
 def test_belief_state_is_short_ranked_and_current(memory: Memory) -> None:

@@ -44,8 +44,8 @@ That's all."""
     assert parse_triplets("\x00\x1b[31m | | \n|||\nnothing") == ([], [])
 
 
-def test_extraction_runs_after_turns_and_is_stored_with_provenance(tmp_path: Path) -> None:
-    game = Game(bundled_story())
+def test_extraction_runs_after_turns_and_is_stored_with_provenance(tmp_path: Path, game_of) -> None:
+    game = game_of(bundled_story())
     with ScriptedLLM(default="") as llm, Memory(tmp_path / "m", vocabulary=game.zm.object_vocabulary) as memory:
         extractor = Extractor(memory, client_for(llm))
         memory.ingest(game.current, actor="game")
@@ -72,11 +72,10 @@ def test_extraction_runs_after_turns_and_is_stored_with_provenance(tmp_path: Pat
         assert "OBSERVATION" in llm.requests[0]["messages"][1]["content"]
         assert all("sk-test-secret" not in str(r) for r in llm.requests)
         extractor.close()
-    game.close()
 
 
-def test_model_facts_never_close_engine_facts_and_undo_drops_late_results(tmp_path: Path) -> None:
-    game = Game(bundled_story())
+def test_model_facts_never_close_engine_facts_and_undo_drops_late_results(tmp_path: Path, game_of) -> None:
+    game = game_of(bundled_story())
     with ScriptedLLM() as llm, Memory(tmp_path / "m", vocabulary=game.zm.object_vocabulary) as memory:
         extractor = Extractor(memory, client_for(llm))
         memory.ingest(game.current, actor="game")
@@ -96,10 +95,9 @@ def test_model_facts_never_close_engine_facts_and_undo_drops_late_results(tmp_pa
         memory.flush()
         assert not q.search(memory, "ghost")
         extractor.close()
-    game.close()
 
 
-def test_failures_are_one_line_and_never_raise_into_play(tmp_path: Path) -> None:
+def test_failures_are_one_line_and_never_raise_into_play(tmp_path: Path, game_of) -> None:
     with ScriptedLLM([500, 500, 500, ("raw", "{not json")]) as llm:
         client = client_for(llm, max_retries=2)
         with pytest.raises(LlmUnavailable) as info:
@@ -108,7 +106,7 @@ def test_failures_are_one_line_and_never_raise_into_play(tmp_path: Path) -> None
         assert len(llm.requests) == 3  # retried with backoff
         with pytest.raises(LlmUnavailable):
             client.complete([{"role": "user", "content": "hi"}])
-    game = Game(bundled_story())
+    game = game_of(bundled_story())
     dead = LlmClient(LlmConfig(model="m", base_url="http://127.0.0.1:9/v1", api_key="k", timeout=1, max_retries=0))
     with Memory(tmp_path / "m") as memory:
         extractor = Extractor(memory, dead)
@@ -118,7 +116,6 @@ def test_failures_are_one_line_and_never_raise_into_play(tmp_path: Path) -> None
         memory.flush()
         assert extractor.errors and "cannot be reached" in extractor.errors[0]
         extractor.close()
-    game.close()
 
 
 def test_no_llm_configured_means_extraction_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

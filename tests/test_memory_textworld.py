@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from zorktui.engine.directions import OPPOSITE
-from zorktui.engine.game import Game
 from zorktui.memory import queries as q
 from zorktui.memory.maps.mapmodel import build_map
 from zorktui.memory.maps.maprender import render_map
@@ -17,9 +16,9 @@ pytestmark = pytest.mark.textworld
 
 
 @pytest.mark.parametrize("kind,seed", [("cooking", 1), ("coin_collector", 3), ("custom", 2)])
-def test_memory_follows_a_textworld_walkthrough(tw_game, tmp_path: Path, kind: str, seed: int) -> None:
+def test_memory_follows_a_textworld_walkthrough(tw_game, tmp_path: Path, kind: str, seed: int, game_of) -> None:
     path, truth = tw_game(kind, seed)
-    game = Game(path)
+    game = game_of(path)
     recorder = SessionRecorder(tmp_path / "s", game)
     recorder.opening(game.current)
     turns = [game.current]
@@ -55,4 +54,3 @@ def test_memory_follows_a_textworld_walkthrough(tw_game, tmp_path: Path, kind: s
         walked += 1
     assert walked >= len(visited) - 1
     recorder.close()
-    game.close()

@@ -13,7 +13,6 @@ from pathlib import Path
 from zorktui.agent import guards
 from zorktui.agent.playlog import PlayLog
 from zorktui.engine.directions import direction_of
-from zorktui.engine.game import Game
 from zorktui.memory import queries as q
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import Session, StopRules
@@ -96,18 +95,15 @@ def test_a_pair_that_undoes_itself_is_not_tried_again(tmp_path: Path) -> None:
             s.accept()
 
 
-def test_a_command_that_changes_nothing_is_no_return_to_an_old_state() -> None:
-    game = Game(CHALK)
-    try:
-        log = PlayLog(game.opening)
-        log.add(game.step("examine strongbox"))       # changes nothing
-        report = guards.inspect(log)
-        assert not report.revisit and not any("happened before" in w for w in report.warnings)
-        for command in ["take lamp", "north", "take flask", "south", "east", "fill flask", "empty flask"]:
-            log.add(game.step(command))                # the last two: back where play was, a real return
-        assert guards.inspect(log).revisit
-    finally:
-        game.close()
+def test_a_command_that_changes_nothing_is_no_return_to_an_old_state(game_of) -> None:
+    game = game_of(CHALK)
+    log = PlayLog(game.opening)
+    log.add(game.step("examine strongbox"))       # changes nothing
+    report = guards.inspect(log)
+    assert not report.revisit and not any("happened before" in w for w in report.warnings)
+    for command in ["take lamp", "north", "take flask", "south", "east", "fill flask", "empty flask"]:
+        log.add(game.step(command))                # the last two: back where play was, a real return
+    assert guards.inspect(log).revisit
 
 
 def test_the_explorer_wins_the_cave_without_a_death(tmp_path: Path) -> None:

@@ -42,13 +42,12 @@ def play(folder: Path, moves: list[str], story: Path | None = None) -> None:
         session.game.close()
 
 
-def test_turn_record_round_trips() -> None:
-    game = Game(bundled_story())
+def test_turn_record_round_trips(game_of) -> None:
+    game = game_of(bundled_story())
     for c in WALK[:6]:
         turn = game.step(c)
         back = Turn.from_record(json.loads(json.dumps(turn_record(turn, actor="human"))))
         assert back == turn
-    game.close()
 
 
 def test_torn_last_line_is_skipped_and_resume_appends_cleanly(tmp_path: Path) -> None:
@@ -113,7 +112,7 @@ def test_replay_reports_the_first_divergence(tmp_path: Path) -> None:
     assert done.stderr.startswith(f"zorktui: diverged at turn {record['turn']} (trajectory line 5") and done.stderr.count("\n") == 1
 
 
-def test_undo_save_restore_are_followed_by_replay_and_rec_export(tmp_path: Path) -> None:
+def test_undo_save_restore_are_followed_by_replay_and_rec_export(tmp_path: Path, game_of) -> None:
     folder = tmp_path / "s"
     session = build_session(SessionOptions(session=folder, mode="human")).session
     try:
@@ -134,11 +133,10 @@ def test_undo_save_restore_are_followed_by_replay_and_rec_export(tmp_path: Path)
     assert line_of_play(records) == WALK[:5]
     assert zorktui("replay", str(folder), "--verify").returncode == 0
     # The .rec file replays to the same final state in a fresh game.
-    game = Game(bundled_story())
+    game = game_of(bundled_story())
     for c in rec(records).splitlines():
         turn = game.step(c)
     assert turn.state_hash == final.state_hash
-    game.close()
 
 
 def test_export_formats_are_complete(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from test_ui import until
+from helpers import recorded, until
 
 from zorktui.record.frames import frame_at_turn, frames_of
 from zorktui.session.factory import SessionOptions, build_session
@@ -15,24 +15,6 @@ from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
 SIZE = (110, 34)
-
-
-def recorded(folder: Path) -> Path:
-    """A session with turns, an undo, a save and a restore, played through the real session."""
-    built = build_session(SessionOptions(session=folder, seed=1))
-    s = built.session
-    try:
-        for command in ("north", "west", "east"):
-            s.play(command)
-        s.undo(1)
-        s.save("path")
-        s.play("north")
-        s.restore("path")
-        s.play("east")
-    finally:
-        s.close()
-        s.game.close()
-    return folder
 
 
 def test_frames_follow_turns_and_jumps(tmp_path: Path) -> None:

@@ -20,27 +20,24 @@ from zorktui.engine.game import Game
 pytestmark = pytest.mark.skipif(not enabled(), reason="search workers are off (ZORKTUI_SEARCH_WORKERS=0 or not POSIX)")
 
 
-def test_a_command_that_kills_the_interpreter_costs_a_worker_not_the_game() -> None:
+def test_a_command_that_kills_the_interpreter_costs_a_worker_not_the_game(game_of) -> None:
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()
     replaced = workers.replaced
-    game = Game(DIVIDE)
-    try:
-        assert game.valid_actions() == ("take grey pebble",)
-        assert workers.replaced == replaced + 1
-        game.step("take pebble")
-        # "split" killed a worker once; it is not played again, in a search or by hand.
-        assert game.valid_actions() == ("drop grey pebble",)
-        assert workers.replaced == replaced + 1
-        with pytest.raises(GameError, match="crashed this story's interpreter"):
-            game.step("split")
-        assert game.step("drop pebble").observation == "Dropped."
-    finally:
-        game.close()
+    game = game_of(DIVIDE)
+    assert game.valid_actions() == ("take grey pebble",)
+    assert workers.replaced == replaced + 1
+    game.step("take pebble")
+    # "split" killed a worker once; it is not played again, in a search or by hand.
+    assert game.valid_actions() == ("drop grey pebble",)
+    assert workers.replaced == replaced + 1
+    with pytest.raises(GameError, match="crashed this story's interpreter"):
+        game.step("split")
+    assert game.step("drop pebble").observation == "Dropped."
 
 
-def test_a_command_that_killed_a_forks_search_is_refused_by_the_game_itself() -> None:
-    game = Game(DIVIDE)
+def test_a_command_that_killed_a_forks_search_is_refused_by_the_game_itself(game_of) -> None:
+    game = game_of(DIVIDE)
     fork = game.fork()  # a session searches on a fork, so the game is free to play meanwhile
     try:
         assert fork.valid_actions() == ("take grey pebble",)
@@ -48,43 +45,36 @@ def test_a_command_that_killed_a_forks_search_is_refused_by_the_game_itself() ->
             game.step("split")
     finally:
         fork.close()
-        game.close()
 
 
-def test_workers_read_outcomes_as_this_process_does() -> None:
+def test_workers_read_outcomes_as_this_process_does(game_of) -> None:
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()
-    game = Game(BUNDLED)
-    try:
-        for command in commands(BUNDLED_WALKTHROUGH)[:6]:
-            game.step(command)
-        game.valid_actions()
-        finder = game._finder
-        assert finder is not None and finder._setup is not None and finder._compass is not None
-        held, scope = finder._scope()
-        here = finder._surroundings(held, scope, game.vm.ram())
-        candidates = [c for c, _t, _o in finder._candidates(held, scope, here.signatures)]
-        start = game.vm.snapshot()
-        lifted = finder._compass.lifted(start)
-        here_too = play_batch(game.vm, start, candidates, finder._reading, finder._compass, lifted)
-        assert len(candidates) > 100
-        assert workers.play(finder._setup, start, lifted, candidates) == here_too
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    for command in commands(BUNDLED_WALKTHROUGH)[:6]:
+        game.step(command)
+    game.valid_actions()
+    finder = game._finder
+    assert finder is not None and finder._setup is not None and finder._compass is not None
+    held, scope = finder._scope()
+    here = finder._surroundings(held, scope, game.vm.ram())
+    candidates = [c for c, _t, _o in finder._candidates(held, scope, here.signatures)]
+    start = game.vm.snapshot()
+    lifted = finder._compass.lifted(start)
+    here_too = play_batch(game.vm, start, candidates, finder._reading, finder._compass, lifted)
+    assert len(candidates) > 100
+    assert workers.play(finder._setup, start, lifted, candidates) == here_too
 
 
 @pytest.fixture
-def searched_divide() -> Iterator[tuple[SearchWorkers, Game, ActionFinder]]:
+def searched_divide(game_of) -> Iterator[tuple[SearchWorkers, Game, ActionFinder]]:
     """The workers, loaded, and ``divide.z5`` searched once (so its finder exists)."""
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()
-    game = Game(DIVIDE)
-    try:
-        game.valid_actions()
-        assert game._finder is not None
-        yield workers, game, game._finder
-    finally:
-        game.close()
+    game = game_of(DIVIDE)
+    game.valid_actions()
+    assert game._finder is not None
+    yield workers, game, game._finder
 
 
 def test_a_batch_whose_last_command_kills_its_worker_ends(searched_divide) -> None:

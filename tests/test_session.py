@@ -16,7 +16,6 @@ from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
 from zorktui.agent.situation import Situation
 from zorktui.agent.subagents import SubAgents
-from zorktui.engine.game import Game
 from zorktui.locations import bundled_story, data_dir
 from zorktui.session import events as ev
 from zorktui.session.factory import SessionOptions, build_session
@@ -138,8 +137,8 @@ def test_step_budget_stops_autopilot(tmp_path: Path) -> None:
         session.close()
 
 
-def test_critic_look_ahead_sees_death_and_the_agent_never_jumps(tmp_path: Path) -> None:
-    game = Game(bundled_story())
+def test_critic_look_ahead_sees_death_and_the_agent_never_jumps(tmp_path: Path, game_of) -> None:
+    game = game_of(bundled_story())
     for c in DEATH[:-1]:
         game.step(c)
     log = PlayLog(game.opening)
@@ -151,7 +150,6 @@ def test_critic_look_ahead_sees_death_and_the_agent_never_jumps(tmp_path: Path) 
     verdict = critic.judge(DEATH[-1], situation)
     assert not verdict.accepted and verdict.fatal and "ends the game" in " ".join(verdict.reasons)
     assert game.current == before and game.undo_depth == len(DEATH) - 1  # the look-ahead left no trace
-    game.close()
 
 
 def test_death_becomes_a_lesson_fed_to_the_next_session(tmp_path: Path) -> None:
@@ -176,12 +174,11 @@ def test_death_becomes_a_lesson_fed_to_the_next_session(tmp_path: Path) -> None:
         later.close()
 
 
-def test_a_damaged_knowledge_file_is_moved_aside_with_one_line(tmp_path: Path) -> None:
+def test_a_damaged_knowledge_file_is_moved_aside_with_one_line(tmp_path: Path, game_of) -> None:
     folder = data_dir() / "knowledge"
     folder.mkdir(parents=True)
-    game = Game(bundled_story())
+    game = game_of(bundled_story())
     (folder / f"{game.story.md5}.json").write_text("{not json")
-    game.close()
     built = build_session(SessionOptions(agent="explore", mode="human"))
     try:
         assert any("unreadable" in w and "\n" not in w for w in built.warnings)
@@ -190,8 +187,8 @@ def test_a_damaged_knowledge_file_is_moved_aside_with_one_line(tmp_path: Path) -
         built.session.close()
 
 
-def test_guards_warn_on_repeats_revisits_and_long_droughts() -> None:
-    game = Game(bundled_story())
+def test_guards_warn_on_repeats_revisits_and_long_droughts(game_of) -> None:
+    game = game_of(bundled_story())
     log = PlayLog(game.opening)
     for c in ["north", "south"] * 3 + ["look"] * 4:
         log.add(game.step(c))
@@ -203,7 +200,6 @@ def test_guards_warn_on_repeats_revisits_and_long_droughts() -> None:
     for _ in range(10):
         log.add(game.step("wait"))
     assert any("20 turns" in w for w in guards.inspect(log).warnings)
-    game.close()
 
 
 def test_undo_restart_restore_keep_log_and_memory_in_step(tmp_path: Path) -> None:
@@ -229,15 +225,14 @@ def test_undo_restart_restore_keep_log_and_memory_in_step(tmp_path: Path) -> Non
     assert kinds.count("undo") == 1 and kinds.count("restart") == 1 and kinds.count("restore") == 1
 
 
-def test_conversation_tracker_notices_a_stall() -> None:
-    game = Game(bundled_story())
+def test_conversation_tracker_notices_a_stall(game_of) -> None:
+    game = game_of(bundled_story())
     log = PlayLog(game.opening)
     for c in ["ask gulls about boat", "ask gulls about tea", "tell gulls about lamp"]:
         log.add(game.step(c))
     notes = SubAgents(None)
     new = notes.after_turn(Situation(turn=log.current, log=log))
     assert any("conversation with gulls has stalled" in n for n in new)
-    game.close()
 
 
 def test_explorer_autopilot_scores_without_a_model_and_stops_on_score_change(tmp_path: Path) -> None:
@@ -287,10 +282,10 @@ class _SearchedPolicy:
 
 
 @pytest.mark.parametrize("searched", [False, True])
-def test_a_searched_choice_overrules_the_critic_but_never_a_death(searched: bool) -> None:
+def test_a_searched_choice_overrules_the_critic_but_never_a_death(searched: bool, game_of) -> None:
     from zorktui.session.session import Session
 
-    game = Game(bundled_story())
+    game = game_of(bundled_story())
     policy = _SearchedPolicy("wait")
     policy.searched = searched
     session = Session(game, mode="coplay", agent=policy)
@@ -309,4 +304,3 @@ def test_a_searched_choice_overrules_the_critic_but_never_a_death(searched: bool
         assert proposal is not None and proposal.command != DEATH[-1]  # a death is refused whoever searched
     finally:
         session.close()
-        game.close()

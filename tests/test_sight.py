@@ -112,28 +112,25 @@ def test_an_answer_is_asked_again_in_the_dark_or_when_anything_in_scope_changes(
         game.close()
 
 
-def test_things_lying_in_a_room_the_tree_does_not_call_dark_are_asked_about_where_told() -> None:
+def test_things_lying_in_a_room_the_tree_does_not_call_dark_are_asked_about_where_told(game_of) -> None:
     """ZIL's darkness leaves the room global on the room; where things lying there are judged
     (games not Inform's), the parser says what the player sees. Shown on the bundled game, told
     to judge them, in the dark Sea Cave with the flask in hand: the winding handle is out of sight."""
     from zorktui.engine.world.facts import Place
 
-    game = Game(BUNDLED)
-    try:
-        flask, handle, boat = (_object(game, n) for n in ("flask of tea", "winding handle", "rowing boat"))
-        game.step("take flask")
-        sight = Sight(game.zm)
-        assert not sight.judge_lying  # an Inform story: its darkness shows in the room global
-        sight.judge_lying = True
-        # Lit, at the landing stage: the boat lies there and is seen, the noun variable found from it.
-        landing = Place(game.zm.objects.parent(boat), dark=False)
-        named = {flask: "flask", boat: "boat", handle: "handle"}
-        assert sight.hidden(game.vm, landing, [flask], [flask, boat], named.get) == set()
-        for command in ["east", "north", "north"]:
-            game.step(command)
-        assert game.current.location.name == "Sea Cave" and game.current.dark
-        cave = Place(game.zm.objects.parent(handle), dark=False)  # as a ZIL game would leave it
-        assert sight.hidden(game.vm, cave, [flask], [flask, handle], named.get) == {handle}
-        assert game.current.visible == ()
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    flask, handle, boat = (_object(game, n) for n in ("flask of tea", "winding handle", "rowing boat"))
+    game.step("take flask")
+    sight = Sight(game.zm)
+    assert not sight.judge_lying  # an Inform story: its darkness shows in the room global
+    sight.judge_lying = True
+    # Lit, at the landing stage: the boat lies there and is seen, the noun variable found from it.
+    landing = Place(game.zm.objects.parent(boat), dark=False)
+    named = {flask: "flask", boat: "boat", handle: "handle"}
+    assert sight.hidden(game.vm, landing, [flask], [flask, boat], named.get) == set()
+    for command in ["east", "north", "north"]:
+        game.step(command)
+    assert game.current.location.name == "Sea Cave" and game.current.dark
+    cave = Place(game.zm.objects.parent(handle), dark=False)  # as a ZIL game would leave it
+    assert sight.hidden(game.vm, cave, [flask], [flask, handle], named.get) == {handle}
+    assert game.current.visible == ()

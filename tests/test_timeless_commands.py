@@ -7,34 +7,26 @@ world actions, or a ZIL game's game verbs: no flag to read); "push bell",
 which changes the world and takes a turn; and "vanish", which ends the game.
 """
 
-from zorktui.engine.game import Game
-
 from tests.paths import TIMELESS
 
 
-def test_a_setting_that_takes_no_time_is_no_valid_action() -> None:
-    game = Game(TIMELESS)
-    try:
-        chime = game.step("chime")
-        assert chime.moves == 0 and "Chimes are now one" in chime.observation
-        game.undo()
-        found = game.valid_actions()
-        assert "chime" not in found
-        assert "push bronze bell" in found
-        assert "vanish" in found
-    finally:
-        game.close()
+def test_a_setting_that_takes_no_time_is_no_valid_action(game_of) -> None:
+    game = game_of(TIMELESS)
+    chime = game.step("chime")
+    assert chime.moves == 0 and "Chimes are now one" in chime.observation
+    game.undo()
+    found = game.valid_actions()
+    assert "chime" not in found
+    assert "push bronze bell" in found
+    assert "vanish" in found
 
 
-def test_moves_and_the_waiting_place_are_read_in_place() -> None:
-    game = Game(TIMELESS)
-    try:
-        at_prompt = game.vm.position()
-        game.step("push bell")
-        assert game.vm.position() == at_prompt
-        game.step("vanish")
-        assert game.current.done
-        # The ending asks its question from elsewhere, so an ending that took no time is still an action.
-        assert game.vm.position() != at_prompt
-    finally:
-        game.close()
+def test_moves_and_the_waiting_place_are_read_in_place(game_of) -> None:
+    game = game_of(TIMELESS)
+    at_prompt = game.vm.position()
+    game.step("push bell")
+    assert game.vm.position() == at_prompt
+    game.step("vanish")
+    assert game.current.done
+    # The ending asks its question from elsewhere, so an ending that took no time is still an action.
+    assert game.vm.position() != at_prompt

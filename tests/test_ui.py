@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
+from helpers import SIZE, proposal_ready, records, run, settle, turn_records, type_command, until
 
 from zorktui.session import events as ev
-from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session import appcommands as appcmd
-from zorktui.ui.app import ZorkApp, create_app
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import SessionEvent
 from zorktui.ui.suggest import CommandSuggester
@@ -33,56 +31,8 @@ from zorktui.ui.widgets.room import RoomPanel
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
-SIZE = (120, 36)
-
 
 # ----------------------------------------------------------------- helpers
-def make_app(tmp_path: Path, mode: str = "human", agent: str | None = None, config: UiConfig | None = None,
-             theme: str | None = None) -> ZorkApp:
-    built = build_session(SessionOptions(mode=mode, agent=agent, session=tmp_path / "s", seed=1))
-    return create_app(built, theme=theme, config=config or UiConfig(), themes_dir=tmp_path / "themes")
-
-
-def records(tmp_path: Path) -> list[dict[str, Any]]:
-    lines = (tmp_path / "s" / "trajectory.jsonl").read_text().splitlines()
-    return [json.loads(x) for x in lines]
-
-
-def turn_records(tmp_path: Path) -> list[dict[str, Any]]:
-    return [r for r in records(tmp_path) if r.get("type") == "turn" and r.get("command")]
-
-
-async def until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
-    """Let the app run until ``predicate`` holds (its workers post messages meanwhile)."""
-    end = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting for the app")
-        await pilot.pause(0.02)
-
-
-async def settle(pilot: Any, app: ZorkApp) -> None:
-    """Wait until queued commands have played and the panel readers have finished."""
-    await until(pilot, lambda: not app.busy)
-    await pilot.pause()
-    readers = [w for w in app.workers if w.group in ("panels", "actions") and not w.is_finished]
-    if readers:
-        await app.workers.wait_for_complete(readers)
-    await pilot.pause()
-
-
-async def type_command(pilot: Any, text: str) -> None:
-    app = pilot.app
-    line = app.query_one(CommandLine)
-    line.focus()
-    line.value = text
-    await pilot.press("enter")
-
-
-def run(coro: Any) -> Any:
-    return asyncio.run(coro)
-
-
 def log_text(screen: Any) -> str:
     """The inspector's answers as one line (a hidden tab may wrap them narrowly)."""
     return " ".join(" ".join(s.text.split()) for s in screen.query_one("#ask-log").lines)
@@ -97,14 +47,9 @@ def static_text(widget: Any) -> str:
     return console.export_text()
 
 
-def proposal_ready(app: ZorkApp) -> bool:
-    p = app.session.pending
-    return p is not None and p.turn == app.session.current.turn
-
-
 # ------------------------------------------------------------ main screen
-def test_typing_a_command_reaches_the_game_the_transcript_and_the_panels(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_typing_a_command_reaches_the_game_the_transcript_and_the_panels(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -143,8 +88,8 @@ def test_typing_a_command_reaches_the_game_the_transcript_and_the_panels(tmp_pat
     assert [(r["command"], r["actor"]) for r in recs] == [("north", "human"), ("south", "human")]
 
 
-def test_game_and_command_text_with_markup_is_shown_literally(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_game_and_command_text_with_markup_is_shown_literally(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -163,8 +108,8 @@ def test_game_and_command_text_with_markup_is_shown_literally(tmp_path: Path) ->
     run(go())
 
 
-def test_a_refused_command_is_shown_and_play_goes_on(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_a_refused_command_is_shown_and_play_goes_on(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -185,8 +130,8 @@ def test_a_refused_command_is_shown_and_play_goes_on(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- co-play
-def test_coplay_accept_reject_supersede_and_edit_give_the_right_fates(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_coplay_accept_reject_supersede_and_edit_give_the_right_fates(tmp_path: Path, make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -237,8 +182,8 @@ def refused_command(recs: list[dict[str, Any]]) -> str:
     return recs[1]["proposal"]["refused"][0]["command"]
 
 
-def test_the_person_can_act_while_the_agent_is_thinking(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_the_person_can_act_while_the_agent_is_thinking(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
     gate = __import__("threading").Event()
 
     async def go() -> None:
@@ -264,8 +209,8 @@ def test_the_person_can_act_while_the_agent_is_thinking(tmp_path: Path) -> None:
 
 
 # -------------------------------------------------------------- autopilot
-def test_autopilot_toggles_pauses_steps_and_typing_takes_over(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_autopilot_toggles_pauses_steps_and_typing_takes_over(tmp_path: Path, make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -303,8 +248,8 @@ def test_autopilot_toggles_pauses_steps_and_typing_takes_over(tmp_path: Path) ->
     assert sum(r["actor"] == "agent" for r in recs) >= 3
 
 
-def test_autopilot_shows_critic_refusals_as_they_happen(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_autopilot_shows_critic_refusals_as_they_happen(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -326,8 +271,8 @@ def test_autopilot_shows_critic_refusals_as_they_happen(tmp_path: Path) -> None:
     run(go())
 
 
-def test_autopilot_stop_rule_hands_control_back(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_autopilot_stop_rule_hands_control_back(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -339,8 +284,8 @@ def test_autopilot_stop_rule_hands_control_back(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ app commands
-def test_undo_save_restore_restart(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_undo_save_restore_restart(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -372,8 +317,8 @@ def test_undo_save_restore_restart(tmp_path: Path) -> None:
     assert (tmp_path / "s" / "saves").is_dir()
 
 
-def test_mode_command_and_no_agent_message(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_mode_command_and_no_agent_message(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -389,8 +334,8 @@ def test_mode_command_and_no_agent_message(tmp_path: Path) -> None:
     run(go())
 
 
-def test_mode_switch_with_an_agent(tmp_path: Path) -> None:
-    app = make_app(tmp_path, agent="explore")
+def test_mode_switch_with_an_agent(make_app) -> None:
+    app = make_app(agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -407,8 +352,8 @@ def test_mode_switch_with_an_agent(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------ memory inspector
-def test_memory_inspector_opens_on_the_current_turn_and_returns_with_the_game_untouched(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_memory_inspector_opens_on_the_current_turn_and_returns_with_the_game_untouched(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         from textual.widgets import OptionList
@@ -467,8 +412,8 @@ def test_memory_inspector_opens_on_the_current_turn_and_returns_with_the_game_un
     run(go())
 
 
-def test_inspector_cypher_runs_in_a_child_on_a_snapshot(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_inspector_cypher_runs_in_a_child_on_a_snapshot(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         from zorktui.ui.screens.inspector import run_cypher
@@ -489,13 +434,13 @@ def test_inspector_cypher_runs_in_a_child_on_a_snapshot(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ themes
-def test_builtin_themes_switch_and_a_broken_user_theme_falls_back(tmp_path: Path) -> None:
+def test_builtin_themes_switch_and_a_broken_user_theme_falls_back(tmp_path: Path, make_app) -> None:
     themes = tmp_path / "themes"
     themes.mkdir()
     (themes / "broken.toml").write_text('primary = "not-a-colour"\n')
     (themes / "garbage.json").write_text("{nope")
     (themes / "sea.toml").write_text('name = "sea"\nprimary = "#2080c0"\nbackground = "#001020"\ndark = true\n')
-    app = make_app(tmp_path, theme="broken")
+    app = make_app(theme="broken")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -520,7 +465,7 @@ def test_builtin_themes_switch_and_a_broken_user_theme_falls_back(tmp_path: Path
     run(go())
 
 
-def test_theme_from_the_config_file_and_theme_loader_errors(tmp_path: Path) -> None:
+def test_theme_from_the_config_file_and_theme_loader_errors(tmp_path: Path, make_app) -> None:
     config = tmp_path / "config.toml"
     config.write_text('theme = "zork-light"\nautopilot_delay = 0.5\n[keymap]\naccept = "ctrl+g"\nnope = "f12"\n')
     loaded = load_config(config, binding_ids={"accept"})
@@ -536,7 +481,7 @@ def test_theme_from_the_config_file_and_theme_loader_errors(tmp_path: Path) -> N
     assert theme_from_data({"primary": "#ffffff"}, "stem").name == "stem"
     assert load_user_themes(tmp_path / "none") == ([], [])
     assert len({t.name for t in BUILTIN_THEMES}) >= 3 and any(not t.dark for t in BUILTIN_THEMES)
-    app = make_app(tmp_path, config=loaded)
+    app = make_app(config=loaded)
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -547,9 +492,9 @@ def test_theme_from_the_config_file_and_theme_loader_errors(tmp_path: Path) -> N
 
 
 # --------------------------------------------------------- help and keys
-def test_f1_help_lists_every_key_and_app_command_and_the_keymap_applies(tmp_path: Path) -> None:
+def test_f1_help_lists_every_key_and_app_command_and_the_keymap_applies(make_app) -> None:
     config = UiConfig(keymap={"autopilot": "f12", "help": "f1,f10"})
-    app = make_app(tmp_path, mode="coplay", agent="explore", config=config)
+    app = make_app(mode="coplay", agent="explore", config=config)
 
     async def go() -> None:
         from zorktui.ui.screens.help import HelpScreen
@@ -584,8 +529,8 @@ def test_f1_help_lists_every_key_and_app_command_and_the_keymap_applies(tmp_path
     run(go())
 
 
-def test_layout_at_100x30_panels_hide_and_zoom(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_layout_at_100x30_panels_hide_and_zoom(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
@@ -620,8 +565,8 @@ def test_layout_at_100x30_panels_hide_and_zoom(tmp_path: Path) -> None:
     run(go())
 
 
-def test_ctrl_q_saves_and_quits(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_ctrl_q_saves_and_quits(tmp_path: Path, make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -665,8 +610,8 @@ def test_completion_from_history_valid_actions_vocabulary_and_app_commands() -> 
     assert s.suggest("") is None and s.suggest("zzz") is None
 
 
-def test_completion_in_the_app_comes_from_the_games_actions(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_completion_in_the_app_comes_from_the_games_actions(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -701,9 +646,8 @@ def test_the_example_theme_in_the_repo_loads() -> None:
     assert warnings == [] and [t.name for t in themes] == ["solarized-night"] and themes[0].dark
 
 
-def test_the_planner_proposes_with_its_search_statistics_and_drives_the_autopilot(tmp_path: Path) -> None:
-    built = build_session(SessionOptions(mode="coplay", agent="mcts", session=tmp_path / "s", seed=1, sims=15))
-    app = create_app(built, config=UiConfig(), themes_dir=tmp_path / "themes")
+def test_the_planner_proposes_with_its_search_statistics_and_drives_the_autopilot(tmp_path: Path, make_app) -> None:
+    app = make_app(mode="coplay", agent="mcts", sims=15)
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:

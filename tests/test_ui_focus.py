@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_ui import make_app, proposal_ready, run, settle, turn_records, until
+from helpers import proposal_ready, run, settle, turn_records, until
 from zorktui.ui.widgets.commandline import CommandLine
 
 SIZE = (120, 36)
@@ -24,8 +24,8 @@ async def type_keys(pilot: object, text: str) -> None:
     await pilot.press(*text, "enter")  # type: ignore[attr-defined]
 
 
-def test_escape_after_a_zoom_gives_the_command_line_the_keys(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_escape_after_a_zoom_gives_the_command_line_the_keys(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -51,8 +51,8 @@ def test_escape_after_a_zoom_gives_the_command_line_the_keys(tmp_path: Path) -> 
     run(go())
 
 
-def test_typing_while_zoomed_unzooms_into_the_command_line_without_losing_a_key(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_typing_while_zoomed_unzooms_into_the_command_line_without_losing_a_key(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -74,8 +74,8 @@ def test_typing_while_zoomed_unzooms_into_the_command_line_without_losing_a_key(
     run(go())
 
 
-def test_closing_help_or_a_dialog_gives_the_command_line_the_keys(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_closing_help_or_a_dialog_gives_the_command_line_the_keys(tmp_path: Path, make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -102,11 +102,11 @@ def test_closing_help_or_a_dialog_gives_the_command_line_the_keys(tmp_path: Path
     run(go())
 
 
-def test_keys_typed_in_a_burst_on_a_zoomed_panel_all_reach_the_command_line(tmp_path: Path) -> None:
+def test_keys_typed_in_a_burst_on_a_zoomed_panel_all_reach_the_command_line(tmp_path: Path, make_app) -> None:
     """As a terminal delivers a fast typist's keys: all queued before the first is handled (tmux send-keys)."""
     from textual import events
 
-    app = make_app(tmp_path)
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:

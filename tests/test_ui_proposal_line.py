@@ -6,9 +6,7 @@ the completion is drawn right after the text, so a stray suggestion reads as par
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from test_ui import SIZE, make_app, proposal_ready, run, until
+from helpers import SIZE, proposal_ready, run, until
 from zorktui.ui.suggest import CommandSuggester
 from zorktui.ui.widgets.commandline import CommandLine
 
@@ -18,8 +16,8 @@ def drawn(line: CommandLine) -> str:
     return line.render_line(0).text.strip()
 
 
-def test_edit_shows_exactly_the_proposal_and_completion_comes_back_when_typing(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_edit_shows_exactly_the_proposal_and_completion_comes_back_when_typing(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -39,8 +37,8 @@ def test_edit_shows_exactly_the_proposal_and_completion_comes_back_when_typing(t
     run(go())
 
 
-def test_a_recalled_command_shows_as_it_is(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_a_recalled_command_shows_as_it_is(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:

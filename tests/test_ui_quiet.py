@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 from paths import BUNDLED, BUNDLED_DEATH, BUNDLED_WALKTHROUGH
-from test_ui import SIZE, make_app, proposal_ready, records, run, settle, type_command, until
-from zorktui.engine.game import Game
+from helpers import SIZE, proposal_ready, records, run, settle, type_command, until
 from zorktui.session.headless import read_commands
 from zorktui.session.meta import meta_verb
 from zorktui.ui.widgets.agentpanel import AgentPanel
@@ -32,8 +31,8 @@ def proposal_for(app, turn: int):  # noqa: ANN001, ANN202 - a predicate for unti
 
 
 # ------------------------------------------------------------ proposals
-def test_a_proposal_follows_undo_restore_and_restart_without_typing(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_a_proposal_follows_undo_restore_and_restart_without_typing(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -56,8 +55,8 @@ def test_a_proposal_follows_undo_restore_and_restart_without_typing(tmp_path: Pa
     run(go())
 
 
-def test_taking_back_a_paused_autopilot_brings_a_proposal(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_taking_back_a_paused_autopilot_brings_a_proposal(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -78,8 +77,8 @@ def test_taking_back_a_paused_autopilot_brings_a_proposal(tmp_path: Path) -> Non
 
 
 # ---------------------------------------------------------- the ending
-def test_after_the_walkthrough_wins_the_app_says_so_and_the_agent_waits(tmp_path: Path) -> None:
-    app = make_app(tmp_path, mode="coplay", agent="explore")
+def test_after_the_walkthrough_wins_the_app_says_so_and_the_agent_waits(make_app) -> None:
+    app = make_app(mode="coplay", agent="explore")
     commands = list(read_commands(BUNDLED_WALKTHROUGH.read_text().splitlines()))
 
     async def go() -> None:
@@ -101,8 +100,8 @@ def test_after_the_walkthrough_wins_the_app_says_so_and_the_agent_waits(tmp_path
     run(go())
 
 
-def test_death_line_in_the_app(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_death_line_in_the_app(make_app) -> None:
+    app = make_app()
     commands = list(read_commands(BUNDLED_DEATH.read_text().splitlines()))
 
     async def go() -> None:
@@ -125,8 +124,8 @@ def test_meta_verbs_are_recognised_by_their_first_word() -> None:
     assert meta_verb("quiet") is None and meta_verb("take save") is None
 
 
-def test_quit_and_save_typed_in_the_app_are_answered_not_played(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_quit_and_save_typed_in_the_app_are_answered_not_played(tmp_path: Path, make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -173,8 +172,8 @@ def test_line_mode_honours_app_commands(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------- room panel
-def test_room_panel_says_on_for_surfaces_and_hides_what_others_hold(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_room_panel_says_on_for_surfaces_and_hides_what_others_hold(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -197,18 +196,15 @@ def test_room_panel_says_on_for_surfaces_and_hides_what_others_hold(tmp_path: Pa
     run(go())
 
 
-def test_the_engine_leaves_out_what_a_shut_box_holds_without_asking_the_parser() -> None:
-    game = Game(BUNDLED)
-    try:
-        for command in ("north", "west", "up"):
-            game.step(command)
-        room = game.current.location.id
-        every = game.facts.visible(room)  # the object tree: the chest's contents are there
-        assert {"spare mantle", "woollen blanket"} <= {o.name for o in every}
-        placed = game.holders.place(every, room)
-        assert "spare mantle" not in {o.name for o in placed}
-        game.step("open chest")
-        placed = game.holders.place(game.facts.visible(room), room)
-        assert [o.relation for o in placed if o.name == "spare mantle"] == ["in"]
-    finally:
-        game.close()
+def test_the_engine_leaves_out_what_a_shut_box_holds_without_asking_the_parser(game_of) -> None:
+    game = game_of(BUNDLED)
+    for command in ("north", "west", "up"):
+        game.step(command)
+    room = game.current.location.id
+    every = game.facts.visible(room)  # the object tree: the chest's contents are there
+    assert {"spare mantle", "woollen blanket"} <= {o.name for o in every}
+    placed = game.holders.place(every, room)
+    assert "spare mantle" not in {o.name for o in placed}
+    game.step("open chest")
+    placed = game.holders.place(game.facts.visible(room), room)
+    assert [o.relation for o in placed if o.name == "spare mantle"] == ["in"]

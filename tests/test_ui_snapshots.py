@@ -9,10 +9,9 @@ which no two runs share. Update after a deliberate change with
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from test_ui import make_app, settle, type_command
+from helpers import settle, type_command
 
 from zorktui.ui.widgets.commandline import CommandLine
 
@@ -25,26 +24,26 @@ async def steady(pilot: Any) -> None:
     await settle(pilot, pilot.app)
 
 
-def test_main_screen_after_a_command(snap_compare: Any, tmp_path: Path) -> None:
+def test_main_screen_after_a_command(snap_compare: Any, make_app) -> None:
     async def before(pilot: Any) -> None:
         await steady(pilot)
         await type_command(pilot, "north")
         await steady(pilot)
 
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=before)
 
 
-def test_help_screen(snap_compare: Any, tmp_path: Path) -> None:
+def test_help_screen(snap_compare: Any, make_app) -> None:
     async def before(pilot: Any) -> None:
         await steady(pilot)
         await pilot.press("f1")
         await pilot.pause()
 
-    assert snap_compare(make_app(tmp_path), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=before)
 
 
-def test_light_theme(snap_compare: Any, tmp_path: Path) -> None:
+def test_light_theme(snap_compare: Any, make_app) -> None:
     async def before(pilot: Any) -> None:
         await steady(pilot)
 
-    assert snap_compare(make_app(tmp_path, theme="zork-light"), terminal_size=SIZE, run_before=before)
+    assert snap_compare(make_app(theme="zork-light"), terminal_size=SIZE, run_before=before)

@@ -7,8 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_replay_watch import recorded
-from test_ui import make_app, settle, type_command, until
+from helpers import recorded, settle, type_command, until
 
 from zorktui.locations import config_dir
 from zorktui.session.appcommands import APP_COMMANDS
@@ -72,8 +71,8 @@ async def palette_pick(pilot: Any, query: str, expected: str) -> None:
     await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
 
 
-def test_slash_commands_are_in_the_palette_and_run_from_it(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_slash_commands_are_in_the_palette_and_run_from_it(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -113,8 +112,8 @@ def test_palette_lists_only_what_a_baseline_study_allows(tmp_path: Path) -> None
     asyncio.run(go())
 
 
-def test_quit_typed_on_the_command_line_closes_the_app(tmp_path: Path) -> None:
-    app = make_app(tmp_path)
+def test_quit_typed_on_the_command_line_closes_the_app(make_app) -> None:
+    app = make_app()
 
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:

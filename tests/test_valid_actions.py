@@ -15,8 +15,8 @@ def _changes(game: Game, command: str) -> bool:
     return changed
 
 
-def test_v3_opening_actions() -> None:
-    game = Game(ZIL)
+def test_v3_opening_actions(game_of) -> None:
+    game = game_of(ZIL)
     actions = set(game.valid_actions())
     assert {"north", "west"} <= actions
     assert any(a.split()[0] in ("take", "get") and a.endswith("wick") for a in actions)
@@ -24,8 +24,8 @@ def test_v3_opening_actions() -> None:
     assert game.current == game.opening  # searching leaves the game as it was
 
 
-def test_every_valid_action_changes_the_world() -> None:
-    game = Game(ZIL)
+def test_every_valid_action_changes_the_world(game_of) -> None:
+    game = game_of(ZIL)
     for command in ["north", "east"]:
         game.step(command)
     actions = game.valid_actions()
@@ -34,8 +34,8 @@ def test_every_valid_action_changes_the_world() -> None:
         assert _changes(game, action), action
 
 
-def test_two_object_actions_found() -> None:
-    game = Game(ZIL)
+def test_two_object_actions_found(game_of) -> None:
+    game = game_of(ZIL)
     for command in ["take wick", "north", "up", "open housing"]:
         game.step(command)
     actions = game.valid_actions()
@@ -43,8 +43,8 @@ def test_two_object_actions_found() -> None:
     assert "down" in actions
 
 
-def test_bundled_game_actions_and_cache() -> None:
-    game = Game(BUNDLED)
+def test_bundled_game_actions_and_cache(game_of) -> None:
+    game = game_of(BUNDLED)
     actions = game.valid_actions()
     # "north" and "up" lead to the same place: the compass direction names it.
     assert {"east", "north"} <= set(actions) and "up" not in actions
@@ -58,37 +58,34 @@ def test_bundled_game_actions_and_cache() -> None:
     assert any(a.startswith("give ") for a in kitchen) or any(a.startswith("take lantern") for a in kitchen)
 
 
-def test_parallel_search_matches_serial() -> None:
+def test_parallel_search_matches_serial(game_of) -> None:
     """Splitting candidates over a twin interpreter, or over the search workers, changes nothing but the time taken."""
     from zorktui.engine.actions.valid_actions import ActionFinder
 
-    game = Game(BUNDLED)
+    game = game_of(BUNDLED)
+    for command in ["take flask", "north", "west"]:
+        game.step(command)
+    before = game.current
+    serial = ActionFinder(game, parallel=False)
+    parallel = ActionFinder(game, parallel=True, workers=False)
+    in_workers = ActionFinder(game, parallel=True)
     try:
-        for command in ["take flask", "north", "west"]:
-            game.step(command)
-        before = game.current
-        serial = ActionFinder(game, parallel=False)
-        parallel = ActionFinder(game, parallel=True, workers=False)
-        in_workers = ActionFinder(game, parallel=True)
-        try:
-            for _ in range(2):  # the second search runs with failures remembered
-                expected = serial.find()
-                assert parallel.find() == expected
-                assert parallel.stats == serial.stats
-                assert in_workers.find() == expected
-                assert in_workers.stats == serial.stats
-            assert parallel._twin is not None  # the twin really was used
-        finally:
-            parallel.close()
-            in_workers.close()
-            serial.close()
-        assert game.current == before
-        assert game.step("take lantern").state_hash != before.state_hash  # the game still plays
+        for _ in range(2):  # the second search runs with failures remembered
+            expected = serial.find()
+            assert parallel.find() == expected
+            assert parallel.stats == serial.stats
+            assert in_workers.find() == expected
+            assert in_workers.stats == serial.stats
+        assert parallel._twin is not None  # the twin really was used
     finally:
-        game.close()
+        parallel.close()
+        in_workers.close()
+        serial.close()
+    assert game.current == before
+    assert game.step("take lantern").state_hash != before.state_hash  # the game still plays
 
 
-def test_remembering_finds_what_a_full_search_finds() -> None:
+def test_remembering_finds_what_a_full_search_finds(game_of) -> None:
     """Skipping candidates whose context is unchanged loses nothing a full search finds.
 
     The path has the cases that need more than the object's own state: the
@@ -98,7 +95,7 @@ def test_remembering_finds_what_a_full_search_finds() -> None:
     """
     from zorktui.engine.actions.valid_actions import ActionFinder
 
-    game = Game(BUNDLED)
+    game = game_of(BUNDLED)
     remembering = ActionFinder(game, parallel=False)
     full = ActionFinder(game, parallel=False)
     try:
@@ -118,10 +115,9 @@ def test_remembering_finds_what_a_full_search_finds() -> None:
     finally:
         remembering.close()
         full.close()
-        game.close()
 
 
-def test_a_door_is_tried_with_its_own_key_after_failing_with_lookalikes() -> None:
+def test_a_door_is_tried_with_its_own_key_after_failing_with_lookalikes(game_of) -> None:
     """A pair is not skipped as a lookalike of a failed one when it is the door and its own key.
 
     On this line (a planner's, looping the coast before the tower), "open iron
@@ -132,19 +128,16 @@ def test_a_door_is_tried_with_its_own_key_after_failing_with_lookalikes() -> Non
             "take mantle", "take blanket", "exit", "exit", "north", "southeast", "enter", "take handle", "south",
             "exit", "west", "take tea", "up", "enter", "give tregarth tea", "up", "take matches", "exit", "exit",
             "north"]
-    game = Game(BUNDLED)
-    try:
-        game.valid_actions()
-        for command in line:
-            game.step(command)
-            found = game.valid_actions()
-        assert game.current.location is not None and game.current.location.name == "Lighthouse Yard"
-        assert any(game.peek(a).reward == 5 for a in found), found  # unlocking the tower door
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    game.valid_actions()
+    for command in line:
+        game.step(command)
+        found = game.valid_actions()
+    assert game.current.location is not None and game.current.location.name == "Lighthouse Yard"
+    assert any(game.peek(a).reward == 5 for a in found), found  # unlocking the tower door
 
 
-def test_a_door_meets_its_key_with_six_things_carried() -> None:
+def test_a_door_meets_its_key_with_six_things_carried(game_of) -> None:
     """A planner's line that reached the tower door carrying six things: the pair of the door and
     its key (named in the door's properties) goes first, before the many pairs of things in hand."""
     line = [  # the planner's own line, command by command
@@ -155,17 +148,14 @@ def test_a_door_meets_its_key_with_six_things_carried() -> None:
         'up', 'down', 'up', 'down', 'up', 'enter', 'exit', 'enter', 'exit', 'enter', 'exit', 'enter',
         'exit', 'east', 'northwest'
     ]
-    game = Game(BUNDLED)
-    try:
-        for command in line:
-            game.step(command)
-        assert len(game.current.inventory) == 6
-        assert "unlock iron door with iron key" in game.valid_actions()  # its grammar: "open X with Y" is the same action
-    finally:
-        game.close()
+    game = game_of(BUNDLED)
+    for command in line:
+        game.step(command)
+    assert len(game.current.inventory) == 6
+    assert "unlock iron door with iron key" in game.valid_actions()  # its grammar: "open X with Y" is the same action
 
 
-def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
+def test_the_twin_takes_half_only_of_a_batch_worth_it(game_of) -> None:
     """A batch of cheap commands stays on one thread; a dear one is split. Same results either way.
 
     The cost per command is set here rather than measured, so the test does
@@ -173,7 +163,7 @@ def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
     """
     from zorktui.engine.actions.valid_actions import PARALLEL_MIN_SECONDS, ActionFinder
 
-    game = Game(ZIL)
+    game = game_of(ZIL)
     finder = ActionFinder(game, parallel=True, workers=False)
     serial = ActionFinder(game, parallel=False)
     try:
@@ -201,10 +191,9 @@ def test_the_twin_takes_half_only_of_a_batch_worth_it() -> None:
     finally:
         finder.close()
         serial.close()
-        game.close()
 
 
-def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
+def test_back_in_a_room_a_thing_carried_is_not_tried_again(game_of) -> None:
     """What failed on the flask at the landing stage is not played there again after a walk.
 
     Only the last context of each candidate used to be kept: the walk north
@@ -214,7 +203,7 @@ def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
     """
     from zorktui.engine.actions.valid_actions import ActionFinder
 
-    game = Game(BUNDLED)
+    game = game_of(BUNDLED)
     finder = ActionFinder(game, parallel=False)
     played: list[str] = []
     play_on = finder._play_on
@@ -241,10 +230,9 @@ def test_back_in_a_room_a_thing_carried_is_not_tried_again() -> None:
         full.close()
     finally:
         finder.close()
-        game.close()
 
 
-def test_a_flag_searched_on_both_sides_stays_a_flag() -> None:
+def test_a_flag_searched_on_both_sides_stays_a_flag(game_of) -> None:
     """A command that only sets a flag is found however often the search crosses that flag.
 
     The planner's fork searches states on both sides of a puzzle in turn
@@ -256,7 +244,7 @@ def test_a_flag_searched_on_both_sides_stays_a_flag() -> None:
 
     from zorktui.engine.actions.valid_actions import ActionFinder
 
-    game = Game(BUNDLED)
+    game = game_of(BUNDLED)
     finder = ActionFinder(game, parallel=False)
     try:
         walk = commands(BUNDLED_WALKTHROUGH)
@@ -272,4 +260,3 @@ def test_a_flag_searched_on_both_sides_stays_a_flag() -> None:
             finder.find()
     finally:
         finder.close()
-        game.close()

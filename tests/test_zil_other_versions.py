@@ -18,35 +18,26 @@ from pathlib import Path
 import pytest
 from paths import ZIL, ZIL_OTHER_VERSIONS, ZIL_EXPECTED, ZIL_WALKTHROUGH, commands
 
-from zorktui.engine.game import Game
-
 
 @pytest.mark.parametrize("story", ZIL_OTHER_VERSIONS, ids=["v1", "v2", "v4"])
-def test_facts_match_the_v3_build_after_each_command(story: Path) -> None:
+def test_facts_match_the_v3_build_after_each_command(story: Path, game_of) -> None:
     expected = json.loads(ZIL_EXPECTED.read_text())
-    game = Game(story)
-    try:
-        assert game.story.version == int(story.suffix[-1])
-        assert game.opening.location.name == "Shingle Beach" and game.max_score == 30
-        won = False
-        for step in expected["steps"]:
-            t = game.step(step["command"])
-            won = won or t.victory
-            assert t.location.name == step["room"], step
-            assert (t.score, t.moves) == (step["score"], step["moves"]), step
-            assert [o.name for o in t.inventory] == step["inventory"], step
-        assert won and t.score == 30
-    finally:
-        game.close()
+    game = game_of(story)
+    assert game.story.version == int(story.suffix[-1])
+    assert game.opening.location.name == "Shingle Beach" and game.max_score == 30
+    won = False
+    for step in expected["steps"]:
+        t = game.step(step["command"])
+        won = won or t.victory
+        assert t.location.name == step["room"], step
+        assert (t.score, t.moves) == (step["score"], step["moves"]), step
+        assert [o.name for o in t.inventory] == step["inventory"], step
+    assert won and t.score == 30
 
 
 @pytest.mark.parametrize("story", ZIL_OTHER_VERSIONS, ids=["v1", "v2", "v4"])
-def test_valid_actions_match_the_v3_build(story: Path) -> None:
-    early, v3 = Game(story), Game(ZIL)
-    try:
-        for command in commands(ZIL_WALKTHROUGH)[:12]:
-            assert sorted(early.valid_actions()) == sorted(v3.valid_actions()), command
-            assert early.step(command).observation == v3.step(command).observation
-    finally:
-        early.close()
-        v3.close()
+def test_valid_actions_match_the_v3_build(story: Path, game_of) -> None:
+    early, v3 = game_of(story), game_of(ZIL)
+    for command in commands(ZIL_WALKTHROUGH)[:12]:
+        assert sorted(early.valid_actions()) == sorted(v3.valid_actions()), command
+        assert early.step(command).observation == v3.step(command).observation

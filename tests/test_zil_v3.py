@@ -3,12 +3,11 @@
 import json
 
 from paths import ZIL, ZIL_EXPECTED, ZIL_WALKTHROUGH, commands
-from zorktui.engine.game import Game
 
 
-def test_facts_match_expected_after_each_command() -> None:
+def test_facts_match_expected_after_each_command(game_of) -> None:
     expected = json.loads(ZIL_EXPECTED.read_text())
-    game = Game(ZIL)
+    game = game_of(ZIL)
     assert game.max_score == expected["max_score"] == 30
     steps = expected["steps"]
     assert [s["command"] for s in steps] == commands(ZIL_WALKTHROUGH)
@@ -21,8 +20,8 @@ def test_facts_match_expected_after_each_command() -> None:
     assert t.score == 30
 
 
-def test_victory_detected() -> None:
-    game = Game(ZIL)
+def test_victory_detected(game_of) -> None:
+    game = game_of(ZIL)
     for command in commands(ZIL_WALKTHROUGH):
         t = game.step(command)
         if t.done:
@@ -30,8 +29,8 @@ def test_victory_detected() -> None:
     assert t.done and t.victory and t.score == 30
 
 
-def test_undo_works_in_v3() -> None:
-    game = Game(ZIL)
+def test_undo_works_in_v3(game_of) -> None:
+    game = game_of(ZIL)
     t1 = game.step("take wick")
     assert t1.score == 2
     back = game.undo()
@@ -39,9 +38,9 @@ def test_undo_works_in_v3() -> None:
     assert game.step("look").score == 0
 
 
-def test_valid_actions_spell_out_words_the_v3_dictionary_cuts() -> None:
+def test_valid_actions_spell_out_words_the_v3_dictionary_cuts(game_of) -> None:
     """v3 keeps six letters ("logboo"); commands use the whole word from the object's name, and still work."""
-    game = Game(ZIL)
+    game = game_of(ZIL)
     seen: list[str] = []
     for command in commands(ZIL_WALKTHROUGH):
         seen += game.valid_actions()
@@ -49,7 +48,7 @@ def test_valid_actions_spell_out_words_the_v3_dictionary_cuts() -> None:
             break
     words = {w for action in seen for w in action.split()}
     assert "logbook" in words and "logboo" not in words
-    game = Game(ZIL)
+    game = game_of(ZIL)
     for command in commands(ZIL_WALKTHROUGH):
         valid = game.valid_actions()
         spelled = [a for a in valid if "logbook" in a.split()]
