@@ -76,7 +76,7 @@ def measure(path: Path, verbose: bool = False) -> tuple[float, float, int]:
     written = counted = 0
     recalls: list[float] = []
     try:
-        for step, commands in zip(walkthrough, admissible):
+        for step, commands in zip(walkthrough, admissible, strict=False):
             before = game.current.state_hash
             ours = {a.lower() for a in game.valid_actions()}
             our_states = {game.peek(a).state_hash for a in ours}

@@ -1,4 +1,5 @@
-"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts (here and in a worker process), and valid actions per new state.
+"""Engine benchmark: raw jericho step vs ``Game.step`` with full facts (here and in a worker process),
+and valid actions per new state.
 
 Prints medians (and means where a budget is stated as an average) measured in
 one run, with ratios against the raw interpreter measured in the same run.

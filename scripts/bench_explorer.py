@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from zorktui.engine.turn import Turn  # noqa: E402
-from zorktui.session.factory import SessionOptions, build_session  # noqa: E402
-from zorktui.session.session import StopRules  # noqa: E402
+from zorktui.engine.turn import Turn
+from zorktui.session.factory import SessionOptions, build_session
+from zorktui.session.session import StopRules
 
 
 def measure(turns: list[Turn]) -> dict[str, Any]:

@@ -25,8 +25,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # tests/local_llm.py starts the server for the tests and for this
@@ -118,7 +119,7 @@ def main() -> int:
     print(f"medians over {len(runs)} runs: model's turns {statistics.median(share):.0%}; "
           f"{statistics.median(r['calls_per_turn'] for r in runs):.2f} calls a turn; "
           f"{statistics.median(r['median_s'] for r in runs):.2f} s a turn")
-    for t, r in zip(texts, runs):
+    for t, r in zip(texts, runs, strict=False):
         print(f"pair: model's turns {r['model_turns']}/{r['turns']} against {t['model_turns']}/{t['turns']} with text; "
               f"calls a turn {r['calls_per_turn'] / t['calls_per_turn']:.2f}x; "
               f"median s a turn {r['median_s'] / t['median_s']:.2f}x")

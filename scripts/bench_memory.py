@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,7 +84,8 @@ def line(label: str, values: list[float]) -> str:
             f"  p95 {pct(values, 95):7.3f}  max {max(values):8.3f} ms")
 
 
-def bench_ingest(turns: list[Turn], vocabulary, batch_turns: int, folder: Path) -> tuple[list[float], Memory]:  # noqa: ANN001
+def bench_ingest(turns: list[Turn], vocabulary: Callable[[int], list[str]], batch_turns: int,
+                 folder: Path) -> tuple[list[float], Memory]:
     """Milliseconds per ``Memory.ingest`` (the batch writes included where they fall)."""
     memory = Memory(folder, vocabulary=vocabulary, batch_turns=batch_turns)
     out = []

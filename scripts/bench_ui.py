@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -254,7 +255,7 @@ def checkout(revision: str) -> Path:
     return folder
 
 
-def interleaved(roots: dict[str, Path], rounds: int, measure) -> dict[str, list[float]]:  # noqa: ANN001 - root -> list
+def interleaved(roots: dict[str, Path], rounds: int, measure: Callable[[Path], list[float]]) -> dict[str, list[float]]:
     """Run ``measure(root)`` for each checkout in turn, ``rounds`` times: a noisy machine weighs on both alike."""
     out: dict[str, list[float]] = {name: [] for name in roots}
     for _ in range(rounds):

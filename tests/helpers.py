@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.ui.app import ZorkApp

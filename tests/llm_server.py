@@ -44,7 +44,7 @@ class ScriptedLLM:
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server hook
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 if not self.path.endswith("/chat/completions"):
@@ -111,7 +111,7 @@ class ScriptedLLM:
         with self._lock:
             self.steps.extend(steps)
 
-    def __enter__(self) -> "ScriptedLLM":
+    def __enter__(self) -> ScriptedLLM:
         self._thread.start()
         return self
 

@@ -23,8 +23,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 #: The models a package ships, by short name.
 MODELS = ("smollm2", "gemma")

@@ -98,7 +98,7 @@ def test_textworld_actions_read_as_textworld_writes_them(tw_game, game_of) -> No
     path, truth = tw_game("cooking", 1)
     game = game_of(path)
     written = counted = 0
-    for step, admissible in zip(truth["walkthrough"], truth["admissible"]):
+    for step, admissible in zip(truth["walkthrough"], truth["admissible"], strict=False):
         found = {a.lower() for a in game.valid_actions()}
         assert not any("option" in a or "restrict" in a for a in found), found
         assert not any(a.startswith("drop ") and len(a.split()) > 3 and " on " in a for a in found), found

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from llm_server import ScriptedLLM
+
 from zorktui.agent.llm import LlmUnavailable
 from zorktui.agent.safety import RESERVED
 from zorktui.session.factory import SessionOptions, build_session
@@ -112,7 +112,7 @@ def test_a_model_repeating_one_command_forever_never_runs_it_more_than_three_tim
     assert reason.startswith("step budget")
     assert len(commands) == 12
     run = longest = 0
-    for a, b in zip([None] + commands, commands):
+    for a, b in zip([None] + commands, commands, strict=False):
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     assert longest <= 3, commands
@@ -141,7 +141,8 @@ def test_reserved_commands_never_reach_the_game(llm_env, tmp_path: Path, bad: st
 
 
 def test_markup_and_escapes_are_stripped(llm_env, tmp_path: Path) -> None:
-    nasty = "REFLECTION: [bold red]pwned[/] \x1b[2J\x1b]0;title\x07 ok\nOBJECTIVE: [link=http://x]y[/link]\nACTION: \x1b[31mnorth\x1b[0m"
+    nasty = ("REFLECTION: [bold red]pwned[/] \x1b[2J\x1b]0;title\x07 ok\n"
+             "OBJECTIVE: [link=http://x]y[/link]\nACTION: \x1b[31mnorth\x1b[0m")
     with ScriptedLLM([nasty]) as llm:
         session = build(llm, tmp_path).session
         try:

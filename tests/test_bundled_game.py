@@ -1,8 +1,8 @@
 """The bundled game, played through the engine: walkthrough, death, darkness, facts."""
 
 import pytest
-
 from paths import BUNDLED, BUNDLED_DEATH, BUNDLED_WALKTHROUGH, commands
+
 from zorktui.engine.game import Game
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from paths import BUNDLED, ZIL
+
 from zorktui.engine import GameError
 from zorktui.engine.game import Game
 from zorktui.session.appcommands import saves_text

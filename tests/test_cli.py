@@ -5,11 +5,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED, BUNDLED_WALKTHROUGH, ZIL, ZIL_WALKTHROUGH, commands
+
 from zorktui import __version__
 from zorktui.cli import build_parser
 
@@ -216,7 +217,7 @@ def test_as_of_the_last_turn_is_answered(walked: Path) -> None:
     assert done.returncode == 0 and "Lamp Room" in done.stdout
 
 
-def _actions(parser: argparse.ArgumentParser, prog: str = "zorktui"):  # noqa: ANN202 - yields (where, action)
+def _actions(parser: argparse.ArgumentParser, prog: str = "zorktui") -> Iterator[tuple[str, argparse.Action]]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for choice in action._choices_actions:

@@ -70,7 +70,7 @@ def _straight_back(turns: list) -> tuple[int, int]:
     """(moves, moves straight back to the room just left) along a line of play."""
     moves = back = 0
     previous = None
-    for before, after in zip(turns, turns[1:]):
+    for before, after in zip(turns, turns[1:], strict=False):
         a, b = before.location.id, after.location.id
         if a != b:
             moves += 1
@@ -89,7 +89,8 @@ def test_it_moves_on_rather_than_walking_straight_back() -> None:
         assert len(rooms) >= 12, [t.command for t in turns]
         assert back <= moves / 4, (moves, back, [t.command for t in turns])
         # Never back and forth between two rooms, turn after turn.
-        path = [turns[0].location.id] + [b.location.id for a, b in zip(turns, turns[1:]) if a.location.id != b.location.id]
+        path = [turns[0].location.id] + [b.location.id for a, b in zip(turns, turns[1:], strict=False)
+                                         if a.location.id != b.location.id]
         assert not any(path[i] == path[i + 2] == path[i + 4] for i in range(len(path) - 4)), path
 
 

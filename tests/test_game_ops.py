@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED, ZIL, ZIL_WALKTHROUGH, commands
+
 from zorktui.engine import GameError
 from zorktui.engine.game import Game
 

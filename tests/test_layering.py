@@ -39,7 +39,8 @@ def test_no_textual_import_anywhere_below_ui_even_inside_functions() -> None:
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            # cli/ (the parser and a module per subcommand) is the composition root: it may open the app (lazily), never textual itself.
+            # cli/ (the parser and a module per subcommand) is the composition root: it may open the app
+            # (lazily), never textual itself.
             reaches_ui = any(n.startswith("zorktui.ui") for n in names) and path.relative_to(PACKAGE).parts[:1] != ("cli",)
             if reaches_ui or any(n == "textual" or n.startswith("textual.") for n in names):
                 offenders.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from llm_server import ScriptedLLM
+
 from zorktui.agent.llm import LlmClient, LlmConfig
 from zorktui.agent.llm_endpoint import EndpointBook, limit_named
 from zorktui.agent.prompt import room_state_block
@@ -227,6 +227,7 @@ def test_a_model_that_fails_mid_session_is_said_once_and_each_turn_records_who_c
 # ---------------------------------------------------------------- what the person sees
 def test_the_agent_panel_says_how_replies_are_asked_for_and_what_a_turn_costs(tmp_path: Path) -> None:
     from helpers import SIZE, proposal_ready, run, until
+
     from zorktui.ui.app import create_app
     from zorktui.ui.keymap import UiConfig
     from zorktui.ui.widgets.agentpanel import AgentPanel

@@ -10,12 +10,12 @@ where the extra is not installed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
-
-import pytest
 
 import local_llm
+import pytest
+
 from zorktui.agent.llm_endpoint import SHAPES
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules

@@ -14,27 +14,28 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
-from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
-from mcp.types import Implementation  # noqa: E402
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.types import Implementation
 
-from zorktui.mcp_server.live import LiveServer, bind, start_live  # noqa: E402
-from zorktui.session.factory import SessionOptions, build_session  # noqa: E402
-from zorktui.session.modes import Mode  # noqa: E402
-from zorktui.ui.app import ZorkApp, create_app  # noqa: E402
-from zorktui.ui.keymap import UiConfig  # noqa: E402
-from zorktui.ui.widgets.agentpanel import AgentPanel  # noqa: E402
-from zorktui.ui.widgets.commandline import CommandLine  # noqa: E402
-from zorktui.ui.widgets.transcript import Transcript  # noqa: E402
+from zorktui.mcp_server.live import LiveServer, bind, start_live
+from zorktui.session.factory import SessionOptions, build_session
+from zorktui.session.modes import Mode
+from zorktui.ui.app import ZorkApp, create_app
+from zorktui.ui.keymap import UiConfig
+from zorktui.ui.widgets.agentpanel import AgentPanel
+from zorktui.ui.widgets.commandline import CommandLine
+from zorktui.ui.widgets.transcript import Transcript
 
 SIZE = (120, 36)
 CLIENT = "gate-test"
@@ -165,7 +166,7 @@ def test_token_required_disconnect_withdraws_one_at_a_time_and_the_end(tmp_path:
     async def script(client: Client, results: list[Call]) -> None:
         try:  # a client that gives up mid-wait: the SDK cancels the request
             await asyncio.wait_for(_call(client, "north"), 1.5)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             results.append((True, "gave up"))
 
     async def go() -> None:

@@ -21,11 +21,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters  # noqa: E402
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
-import zorktui  # noqa: E402
-from zorktui.cli import main  # noqa: E402
+import zorktui
+from zorktui.cli import main
 
 ROOT = Path(zorktui.__file__).resolve().parents[1]
 TOOLS = ["play_action", "room_state", "valid_actions", "map", "memory_query", "undo", "save_checkpoint",

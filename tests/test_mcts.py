@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from llm_server import ScriptedLLM
-from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
+
 from zorktui.agent.mcts.llm_prior import parse_weights
+from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 from zorktui.agent.mcts.tree import Edge, Node, ranked
 from zorktui.agent.safety import presentation_only
 from zorktui.session.factory import SessionOptions, build_session
@@ -190,7 +190,9 @@ def test_the_model_weighs_the_actions_and_its_prior_steers_the_search(monkeypatc
     def weigh(body: dict) -> str:
         text = body["messages"][-1]["content"]
         numbers = {line.split(". ", 1)[1]: line.split(".")[0] for line in text.splitlines() if line[:1].isdigit()}
-        return json.dumps({numbers["up"]: 0.97, **{n: 0.001 for a, n in numbers.items() if a != "up"}}) if "up" in numbers else "{}"
+        if "up" not in numbers:
+            return "{}"
+        return json.dumps({numbers["up"]: 0.97, **{n: 0.001 for a, n in numbers.items() if a != "up"}})
 
     with ScriptedLLM(default=weigh) as llm:
         s = planner_session(sims=30, base_url=llm.base_url, llm_subagents=False, here=here)

@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED_WALKTHROUGH, commands
+
 from zorktui.engine.game import Game
 from zorktui.locations import bundled_story
 from zorktui.memory import queries as q
@@ -293,7 +293,7 @@ def test_questions_while_another_thread_ingests(tmp_path: Path, game_of) -> None
             try:
                 for turn in turns:
                     memory.ingest(turn)
-            except BaseException as exc:  # surfaced below
+            except BaseException as exc:  # noqa: BLE001 - surfaced below
                 errors.append(exc)
 
         worker = threading.Thread(target=feed)

@@ -6,9 +6,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from llm_server import ScriptedLLM
 from paths import BUNDLED_WALKTHROUGH, commands
+
 from zorktui.agent.llm import LlmClient, LlmConfig, LlmUnavailable
 from zorktui.engine.game import Game
 from zorktui.locations import bundled_story

@@ -13,15 +13,16 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("textual_serve")
 
-import aiohttp  # noqa: E402  (installed with textual-serve)
-from paths import BUNDLED, ZIL  # noqa: E402
-from webclient import ROOT, Screen, free_port, start_server, stop_server  # noqa: E402
+import aiohttp  # installed with textual-serve
+from paths import BUNDLED, ZIL
+from webclient import ROOT, Screen, free_port, start_server, stop_server
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -35,13 +36,13 @@ def _records(folder: Path) -> list[dict]:
     return [json.loads(line) for line in (folder / "trajectory.jsonl").read_text().splitlines() if line.strip()]
 
 
-async def _tab(port: int, steps) -> None:  # noqa: ANN001 - an async callable of a Screen
+async def _tab(port: int, steps: Callable[[Screen], Awaitable[None]]) -> None:
     async with aiohttp.ClientSession() as http:
         async with http.ws_connect(f"http://127.0.0.1:{port}/ws?width=120&height=36") as ws:
             await steps(Screen(ws))
 
 
-def _serve(tmp_path: Path, args: list[str], *tabs) -> tuple[int, str]:  # noqa: ANN002 - async callables of a Screen
+def _serve(tmp_path: Path, args: list[str], *tabs: Callable[[Screen], Awaitable[None]]) -> tuple[int, str]:
     """Start ``zorktui serve ARGS``, open each tab in turn and play its steps, stop: the port and what it said."""
     port = free_port()
     server = start_server(*args, port=port, env=_env(tmp_path))
@@ -228,7 +229,7 @@ def test_watch_follows_a_growing_session_and_takes_no_commands(tmp_path: Path) -
 
 def test_watch_of_several_sessions_asks_which_first(tmp_path: Path) -> None:
     folders = [tmp_path / "a", tmp_path / "b"]
-    for folder, command in zip(folders, ("north", "east")):
+    for folder, command in zip(folders, ("north", "east"), strict=False):
         _play_into(tmp_path, folder, command)
 
     async def choose(screen: Screen) -> None:

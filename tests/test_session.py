@@ -8,19 +8,19 @@ import time
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED_DEATH, BUNDLED_WALKTHROUGH, commands
+
 from zorktui.agent import guards
 from zorktui.agent.critic import Critic
 from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
+from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
 from zorktui.agent.subagents import SubAgents
 from zorktui.locations import bundled_story, data_dir
 from zorktui.session import events as ev
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
-from zorktui.agent.proposal import Idea
 
 DEATH = commands(BUNDLED_DEATH)
 WALK = commands(BUNDLED_WALKTHROUGH)

@@ -4,8 +4,8 @@ import struct
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED, ZIL
+
 from zorktui.engine import StoryError, open_story
 
 
@@ -60,7 +60,8 @@ def _bad_files(tmp: Path) -> dict[str, Path]:
     return files
 
 
-@pytest.mark.parametrize("kind", ["missing", "directory", "empty", "truncated", "random", "glulx", "corrupt", "text", "glulx blorb", "v6"])
+@pytest.mark.parametrize("kind", ["missing", "directory", "empty", "truncated", "random", "glulx", "corrupt", "text",
+                                  "glulx blorb", "v6"])
 def test_bad_file_refused_with_one_line(tmp_path: Path, kind: str) -> None:
     path = _bad_files(tmp_path)[kind]
     with pytest.raises(StoryError) as err:

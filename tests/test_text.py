@@ -78,7 +78,9 @@ def test_a_quote_box_comes_out_one_row_a_line() -> None:
 
 def test_ascii_art_keeps_its_indentation() -> None:
     # TextWorld's logo indents its rows by up to 23 spaces: art, not a window's rows.
-    art = "                    ________  ________\n                   |        \\|        \\\n                    \\$$$$$$$$| $$$$$$$$"
+    art = ("                    ________  ________\n"
+           "                   |        \\|        \\\n"
+           "                    \\$$$$$$$$| $$$$$$$$")
     assert split_reply(art + "\n\n>").narrative == art
 
 

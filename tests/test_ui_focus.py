@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import proposal_ready, run, settle, turn_records, until
+
 from zorktui.ui.widgets.commandline import CommandLine
 
 SIZE = (120, 36)

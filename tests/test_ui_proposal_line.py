@@ -7,6 +7,7 @@ the completion is drawn right after the text, so a stray suggestion reads as par
 from __future__ import annotations
 
 from helpers import SIZE, proposal_ready, run, until
+
 from zorktui.ui.suggest import CommandSuggester
 from zorktui.ui.widgets.commandline import CommandLine
 

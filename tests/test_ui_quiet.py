@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from paths import BUNDLED, BUNDLED_DEATH, BUNDLED_WALKTHROUGH
 from helpers import SIZE, proposal_ready, records, run, settle, type_command, until
+from paths import BUNDLED, BUNDLED_DEATH, BUNDLED_WALKTHROUGH
+
 from zorktui.session.headless import read_commands
 from zorktui.session.meta import meta_verb
+from zorktui.ui.app import ZorkApp
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.room import RoomPanel
 from zorktui.ui.widgets.statusbar import StatusBar
@@ -26,7 +29,7 @@ def zorktui(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
                           timeout=300)
 
 
-def proposal_for(app, turn: int):  # noqa: ANN001, ANN202 - a predicate for until()
+def proposal_for(app: ZorkApp, turn: int) -> Callable[[], bool]:
     return lambda: proposal_ready(app) and app.session.current.turn == turn
 
 

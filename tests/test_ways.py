@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from paths import BUNDLED, BUNDLED_WALKTHROUGH, commands
+
 from zorktui.memory import queries as q
 from zorktui.memory.belief import belief_state
 from zorktui.memory.maps.mapmodel import build_map

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
-from paths import ZIL, ZIL_OTHER_VERSIONS, ZIL_EXPECTED, ZIL_WALKTHROUGH, commands
+from paths import ZIL, ZIL_EXPECTED, ZIL_OTHER_VERSIONS, ZIL_WALKTHROUGH, commands
 
 
 @pytest.mark.parametrize("story", ZIL_OTHER_VERSIONS, ids=["v1", "v2", "v4"])

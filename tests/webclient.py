@@ -9,7 +9,6 @@ words the app has drawn.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import socket
 import subprocess
@@ -39,9 +38,8 @@ def plain(data: str) -> str:
 def start_server(*args: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """``python -m zorktui serve ARGS --port PORT``, running from this worktree, once it answers HTTP."""
     import os
-    import urllib.request
-
     import tempfile
+    import urllib.request
 
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     # A file, not a pipe: nobody reads a pipe while the test plays, and a full one would stop the server.
@@ -98,7 +96,7 @@ class Screen:
                 raise AssertionError(f"never drawn: {missing}; last text: {self.text[-600:]!r}")
             try:
                 message = await self.ws.receive(timeout=left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.text += plain(message.data.decode("utf-8", "replace"))

@@ -10,11 +10,11 @@ a command that changes nothing at all is seen before it is taken.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from zorktui.agent.explorer import to_leave
-from zorktui.agent.proposal import Verdict
 from zorktui.agent.playlog import normal
+from zorktui.agent.proposal import Verdict
 from zorktui.agent.situation import Situation
 from zorktui.engine.directions import direction_of
 from zorktui.engine.errors import GameError

@@ -78,7 +78,7 @@ class LlmConfig:
     replies: str = "auto"
 
     @classmethod
-    def from_env(cls, model: str | None = None, base_url: str | None = None, **overrides: Any) -> "LlmConfig":
+    def from_env(cls, model: str | None = None, base_url: str | None = None, **overrides: Any) -> LlmConfig:
         """Settings from flags, then the environment, then the ``[llm]`` table of the config file.
 
         The config file may set ``model``, ``base_url``, ``timeout``, ``max_retries``,
@@ -343,7 +343,7 @@ class LlmClient:
                 model=self.config.model, messages=messages, max_tokens=max_tokens, temperature=temperature,  # type: ignore[arg-type]
                 **shape,
             )
-        except Exception as exc:  # the openai package raises many types; all become one line
+        except Exception as exc:  # noqa: BLE001 - the openai package raises many types; all become one line
             with self._lock:
                 self.usage.failures += 1
             reason = _reason(exc)

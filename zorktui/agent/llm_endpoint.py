@@ -59,7 +59,8 @@ GUESS_OPENAI = 128_000
 GUESS_LOCAL = 2048
 
 _LIMIT = re.compile(
-    r"(?:context window of|maximum context length is|context length of|n_ctx[\"']?\s*[:=]\s*|context size(?: is| of)?)\s*(\d{3,7})",
+    r"(?:context window of|maximum context length is|context length of|n_ctx[\"']?\s*[:=]\s*"
+    r"|context size(?: is| of)?)\s*(\d{3,7})",
     re.I,
 )
 
@@ -158,7 +159,7 @@ def default_book() -> EndpointBook:
 def _get_json(url: str, body: dict[str, Any] | None = None, timeout: float = 3.0) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(request, timeout=timeout) as reply:  # noqa: S310 - the user's own endpoint
+    with urllib.request.urlopen(request, timeout=timeout) as reply:  # the user's own endpoint
         return json.loads(reply.read(1_000_000))
 
 

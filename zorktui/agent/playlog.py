@@ -218,7 +218,7 @@ class PlayLog:
         it was, and trying the pair again in another room is no exploring.
         """
         pairs: set[str] = set()
-        for before, first, second in zip(self.turns, self.turns[1:], self.turns[2:]):
+        for before, first, second in zip(self.turns, self.turns[1:], self.turns[2:], strict=False):
             still = before.location is not None and first.location == before.location == second.location
             if (still and first.changed and second.key == before.key and first.command and second.command
                     and first.reward <= 0 and second.reward <= 0):
@@ -257,7 +257,7 @@ class PlayLog:
         room ("lamp" of a "rub lamp" that lit the cellar).
         """
         found: set[int] = set()
-        for before, after in zip(self.turns, self.turns[1:]):
+        for before, after in zip(self.turns, self.turns[1:], strict=False):
             said = normal(after.command or "")
             verb = next((v for v in LIGHT_UP if said.startswith(v)), None)
             if verb is not None and after.changed:

@@ -130,6 +130,6 @@ class Policy(Protocol):
 
     name: str
 
-    def suggest(self, situation: "Situation") -> Idea:
+    def suggest(self, situation: Situation) -> Idea:
         """The next command for this situation (``situation.feedback`` says what was refused)."""
         ...

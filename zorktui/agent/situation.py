@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog, put_out_by

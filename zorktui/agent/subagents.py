@@ -117,7 +117,8 @@ class SubAgents:
         if due and log.consequences:
             recent = log.consequences[-NARRATE_EVERY:]
             story = "\n".join(clean_text(c.line()) for c in log.consequences[-20:])
-            text = self._ask(NARRATOR_SYSTEM, f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}", t.turn, 120)
+            prompt = f"Previous summary: {self.notes.narrative or 'none'}\nRecent turns:\n{story}"
+            text = self._ask(NARRATOR_SYSTEM, prompt, t.turn, 120)
             self.notes.narrative = text or _offline_narrative(recent)
             self._last_narrated = t.turn
             new.append(f"Story so far: {self.notes.narrative}")

@@ -14,7 +14,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from zorktui.cli.args import build_parser
 from zorktui.cli.common import EXIT_INTERRUPTED, EXIT_PIPE

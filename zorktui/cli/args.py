@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
 
 from zorktui import __version__
 from zorktui.session.modes import Mode
@@ -17,7 +18,7 @@ EXIT_USAGE = 2
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 
-    def error(self, message: str) -> NoReturn:  # noqa: D102 - argparse hook
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see --help)\n")
 
 
@@ -30,6 +31,11 @@ class _VersionAction(argparse.Action):
 
         print(f"zorktui {__version__}\nconfig: {config_dir()}\ndata:   {data_dir()}\ncache:  {cache_dir()}")
         parser.exit()
+
+
+#: The help of ``--seed``, the same for play and run.
+SEED_HELP = ("seed of the game's random numbers (the same seed and commands replay the same game; lessons from "
+             "earlier games are left out)")
 
 
 def fail(message: str) -> NoReturn:
@@ -56,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--session", type=Path, metavar="DIR",
                       help="session folder (default: a new one under the data dir); an existing one resumes")
     play.add_argument("--theme", help="colour theme (zork-dark, zork-light, zork-green, zork-amber or a user theme)")
-    play.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game; lessons from earlier games are left out)")
+    play.add_argument("--seed", type=_positive_int, metavar="N", help=SEED_HELP)
     _lessons_argument(play)
     _model_arguments(play)
     play.add_argument("--baseline", action="store_true",
@@ -79,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--commands", type=Path, metavar="FILE", help="file of commands, one per line ('-' for stdin)")
     run.add_argument("--agent", choices=["llm", "explore", "mcts"], help="let an agent play (needs --steps)")
     run.add_argument("--steps", type=_positive_int, metavar="N", help="with --agent: commands the agent plays")
-    run.add_argument("--seed", type=_positive_int, metavar="N", help="seed of the game's random numbers (the same seed and commands replay the same game; lessons from earlier games are left out)")
+    run.add_argument("--seed", type=_positive_int, metavar="N", help=SEED_HELP)
     _lessons_argument(run)
     run.add_argument("--jsonl", type=Path, metavar="FILE", help="write the trajectory here ('-' for stdout)")
     run.add_argument("--session", type=Path, metavar="DIR",
@@ -152,14 +158,17 @@ def _sweep_parser(sub: Any) -> None:
     sweep.add_argument("stories", nargs="+", metavar="STORY", help="story files")
     sweep.add_argument("--agents", type=_agent_list, default=["explore", "mcts"], metavar="A,B",
                        help="comma-separated agents: explore, mcts, llm (default explore,mcts)")
-    sweep.add_argument("--seeds", type=_seed_list, default=[1, 2, 3], metavar="1,2,3", help="comma-separated game seeds (default 1,2,3)")
-    sweep.add_argument("--steps", type=_positive_int, default=100, metavar="N", help="commands each run plays at most (default 100)")
+    sweep.add_argument("--seeds", type=_seed_list, default=[1, 2, 3], metavar="1,2,3",
+                       help="comma-separated game seeds (default 1,2,3)")
+    sweep.add_argument("--steps", type=_positive_int, default=100, metavar="N",
+                       help="commands each run plays at most (default 100)")
     _planner_arguments(sweep)
     sweep.add_argument("--out", type=Path, required=True, metavar="DIR",
                        help="output folder: results.jsonl and runs/ (run again with the same DIR to skip finished runs)")
     sweep.add_argument("--address", metavar="ADDR",
                        help="a running Ray cluster: auto (on a cluster's machine) or ray://HEAD:10001 (default: start Ray here)")
-    sweep.add_argument("--cpus-per-run", type=_positive_float, default=1.0, metavar="C", help="CPUs each run reserves (default 1)")
+    sweep.add_argument("--cpus-per-run", type=_positive_float, default=1.0, metavar="C",
+                       help="CPUs each run reserves (default 1)")
     sweep.add_argument("--local-cpus", type=_positive_int, metavar="N", help="CPUs of the Ray started here (default: all)")
     sweep.add_argument("--run-timeout", type=_positive_float, default=3600.0, metavar="S",
                        help="seconds a run may take before it is stopped, counted failed and retried once (default 3600)")

@@ -8,8 +8,9 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from zorktui.cli.args import fail
 
@@ -69,7 +70,7 @@ def build(options: SessionOptions, quiet: bool = False) -> Built:
     return built
 
 
-def prompted_stdin():  # noqa: ANN201 - a generator of lines
+def prompted_stdin() -> Iterator[str]:
     """Lines typed at a ``> `` prompt, until the end of input."""
     while True:
         try:

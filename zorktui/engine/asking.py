@@ -17,8 +17,8 @@ by playing each on a snapshot and looking at the machine afterwards:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
+from zorktui.engine import endings
 from zorktui.engine.actions.load_refusals import refused_for_load_takes
 from zorktui.engine.actions.valid_actions import ActionFinder
-from zorktui.engine import endings
 from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError
 from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
@@ -247,7 +247,7 @@ class Game:
         self.set_state(state)
         return self.current
 
-    def fork(self) -> "Game":
+    def fork(self) -> Game:
         """An independent copy of this game for look-ahead search, at the same state.
 
         It has its own interpreter and memory image, so a planner can play

@@ -119,7 +119,7 @@ class Turn:
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> "Turn":
+    def from_record(cls, record: dict[str, Any]) -> Turn:
         """Rebuild a turn from its trajectory record (the inverse of :meth:`to_record`).
 
         Used to replay a session's trajectory into memory after a crash.
@@ -128,7 +128,7 @@ class Turn:
         location = record.get("location")
         names = record.get("inventory") or []
         ids = record.get("inventory_ids") or []
-        inventory = tuple(ObjectRef(int(i), str(n)) for i, n in zip(ids, names))
+        inventory = tuple(ObjectRef(int(i), str(n)) for i, n in zip(ids, names, strict=False))
         visible = tuple(
             ObjectRef(int(v["id"]), str(v.get("name", "")), int(v.get("parent", 0)), str(v.get("relation", "")))
             for v in record.get("visible") or []

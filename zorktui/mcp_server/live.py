@@ -14,10 +14,11 @@ import json
 import logging
 import secrets
 import socket
-import threading
-from dataclasses import dataclass
 import sys
-from typing import Any, Callable, NoReturn
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.mcp_server.server import build_server

@@ -12,7 +12,8 @@ import functools
 import inspect
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -114,7 +115,7 @@ def _wrap(tools: GameTools, name: str) -> Callable[..., Any]:
             raise ToolError(str(exc)) from None
         except ToolError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any fault of a tool is one line, the server goes on
             print(f"zorktui mcp: {name}: {one_line(exc, with_type=True)}", file=sys.stderr)
             raise ToolError(one_line(exc, with_type=True)) from None
 

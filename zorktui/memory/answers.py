@@ -128,7 +128,8 @@ class FactRow:
     def text(self) -> str:
         """The fact as a short line for people ("you have brass lantern  [turn 3-7, engine]")."""
         until = "" if self.valid_to is None else f"-{self.valid_to - 1}"
-        return f"{fact_sentence(self.subject, self.relation, self.object, self.detail)}  [turn {self.valid_from}{until}, {self.source}]"
+        sentence = fact_sentence(self.subject, self.relation, self.object, self.detail)
+        return f"{sentence}  [turn {self.valid_from}{until}, {self.source}]"
 
 
 def fact_sentence(subject: Place, relation: str, obj: Place, detail: str = "") -> str:

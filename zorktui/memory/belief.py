@@ -74,7 +74,8 @@ def belief_state(memory: Memory, as_of: int | None = None, limit: int = 8) -> Be
         named = [f"{d} (the game accepts it)" for d in ways.accepted] + [f"{d} (the text points there)" for d in ways.mentioned]
         state.unexplored = named + [f"{d} (never tried)" for d in ways.plausible[: max(0, limit - len(named))]]
     rows = memory.store.rows(
-        "MATCH (x:Entity)-[f:Fact]->(c:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND f.valid_from <= $t AND f.valid_to > $t"
+        "MATCH (x:Entity)-[f:Fact]->(c:Entity) WHERE f.relation = $rin AND f.source = 'engine' "
+        "AND f.valid_from <= $t AND f.valid_to > $t"
         " AND x.kind = 'object' RETURN x.id, x.name, c.id, c.name, c.kind ORDER BY f.valid_from DESC",
         {"rin": IN, "t": t},
     )
@@ -96,7 +97,7 @@ def belief_state(memory: Memory, as_of: int | None = None, limit: int = 8) -> Be
         {"t": t},
     ))
     elsewhere: list[tuple[int, int, str]] = []
-    for rank, (xid, name, cid, cname, ckind) in enumerate(rows):
+    for rank, (xid, name, _cid, cname, ckind) in enumerate(rows):
         if room_of(xid) == place.id:
             state.here.append(name if ckind == "room" else f"{name} (in {cname})")
         elif ckind == "room":

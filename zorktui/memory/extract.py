@@ -150,7 +150,7 @@ class Extractor:
     def __init__(self, memory: Memory, client: object | None) -> None:
         self.memory = memory
         self.client = client
-        self.results: "queue.Queue[Extraction]" = queue.Queue()
+        self.results: queue.Queue[Extraction] = queue.Queue()
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-extract") if client else None
         self.errors: list[str] = []
         self._lock = threading.Lock()
@@ -182,7 +182,7 @@ class Extractor:
         try:
             reply = self.client.complete(messages, max_tokens=300)  # type: ignore[union-attr]
             result.added, result.outdated = parse_triplets(reply.text)
-        except Exception as exc:  # a failed call must never reach the game loop
+        except Exception as exc:  # noqa: BLE001 - a failed call must never reach the game loop
             result.error = one_line(exc, 200)
             with self._lock:
                 self.errors.append(result.error)

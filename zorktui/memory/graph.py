@@ -10,13 +10,14 @@ process loses nothing that reached the trajectory.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from zorktui.engine.turn import Turn
 from zorktui.memory.ingest import Ingestor, Vocabulary
 from zorktui.memory.mirror import Mirror
-from zorktui.memory.schema import EXIT, BLOCKED, OPEN
+from zorktui.memory.schema import BLOCKED, EXIT, OPEN
 from zorktui.memory.store import GraphStore, meta_statement
 
 #: Trajectory record types that change the memory, in the order they happened.
@@ -204,7 +205,8 @@ class Memory:
         return {
             "entities": sorted(tuple(r) for r in rows("MATCH (x:Entity) RETURN x.id, x.kind, x.name, x.first_turn")),
             "facts": sorted(tuple(r) for r in rows(
-                "MATCH (a:Entity)-[f:Fact]->(b:Entity) RETURN a.id, f.relation, b.id, f.detail, f.valid_from, f.valid_to, f.source"
+                "MATCH (a:Entity)-[f:Fact]->(b:Entity) "
+                "RETURN a.id, f.relation, b.id, f.detail, f.valid_from, f.valid_to, f.source"
             )),
             "episodes": sorted(tuple(r) for r in rows(
                 "MATCH (e:Episode) RETURN e.turn, e.command, e.score, e.location, e.links"
@@ -220,7 +222,7 @@ class Memory:
             self.flush()
             self.store.close()
 
-    def __enter__(self) -> "Memory":
+    def __enter__(self) -> Memory:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -18,15 +18,29 @@ Rules (all generic, from the engine's facts and English movement words):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from zorktui.engine.directions import OPPOSITE, direction_of, is_movement
 from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.memory.mentions import mentioned_directions
 from zorktui.memory.mirror import EntityInfo, Mirror, OpenFact
 from zorktui.memory.schema import (
-    ACCEPTS, AT, BLOCKED, ENGINE, EXIT, HAS, IN, IS, LEADS, OPEN, PLAYER, direction_id, object_id, state_id,
+    ACCEPTS,
+    AT,
+    BLOCKED,
+    ENGINE,
+    EXIT,
+    HAS,
+    IN,
+    IS,
+    LEADS,
+    OPEN,
+    PLAYER,
+    direction_id,
+    object_id,
+    state_id,
 )
 
 #: Looks up the game's own words for an object number (empty when unknown).

@@ -8,7 +8,7 @@ it old. Rooms match by name, or loosely (difflib) when nothing matches exactly.
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from collections.abc import Iterable
 
 from zorktui.memory.mirror import EntityInfo
 

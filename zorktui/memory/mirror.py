@@ -81,7 +81,7 @@ class Mirror:
         return None
 
     @classmethod
-    def load(cls, entity_rows: list[list[Any]], fact_rows: list[list[Any]], tried_rows: list[list[Any]], next_key: int) -> "Mirror":
+    def load(cls, entity_rows: list[list[Any]], fact_rows: list[list[Any]], tried_rows: list[list[Any]], next_key: int) -> Mirror:
         """Rebuild from database rows (after opening or rewinding)."""
         mirror = cls(next_key=next_key)
         for eid, kind, name, words, obj, first in entity_rows:

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from zorktui.engine.directions import COMMON
+
 # The answers live in answers.py; their names are kept here too, where callers have always found them.
 from zorktui.memory.answers import (  # noqa: F401
     ACCEPTED,
@@ -53,7 +54,8 @@ def _until(valid_to: int) -> int | None:
 
 def _room_at(memory: Memory, t: int) -> Place | None:
     rows = memory.store.rows(
-        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND f.source = 'engine' AND {_VALID} RETURN r.id, r.name",
+        f"MATCH (p:Entity {{id: $p}})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND f.source = 'engine' "
+        f"AND {_VALID} RETURN r.id, r.name",
         {"p": PLAYER, "at": AT, "t": t},
     )
     return Place(rows[0][0], rows[0][1]) if rows else None
@@ -89,7 +91,8 @@ def _containers(memory: Memory, eid: str, t: int) -> list[Place]:
     current = eid
     for _ in range(6):
         rows = memory.store.rows(
-            f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.source = 'engine' AND {_VALID} RETURN b.id, b.name, b.kind",
+            f"MATCH (a:Entity {{id: $id}})-[f:Fact]->(b:Entity) WHERE f.relation = $rin AND f.source = 'engine' "
+            f"AND {_VALID} RETURN b.id, b.name, b.kind",
             {"id": current, "rin": IN, "t": t},
         )
         if not rows or rows[0][0] in seen:
@@ -228,7 +231,8 @@ def unexplored(memory: Memory, room: str | None = None, as_of: int | None = None
     return Unexplored(place, accepted, mentioned, plausible, back)
 
 
-def path_to(memory: Memory, target: str, start: str | None = None, as_of: int | None = None) -> tuple[Place | None, list[str] | None]:
+def path_to(memory: Memory, target: str, start: str | None = None,
+            as_of: int | None = None) -> tuple[Place | None, list[str] | None]:
     """The cheapest walk to a room, as commands (AriGraph's "go to").
 
     It goes over walked exits and the likely ways back of walked passages
@@ -289,7 +293,8 @@ def history(memory: Memory, what: str, as_of: int | None = None, limit: int = 5)
     hits = []
     for turn, command, observation, n, total in rows:
         big = max(int(total), 1)
-        hits.append(EpisodeHit(int(turn), command, observation, int(n) / big * math.log(big) if big > 1 else 0.0, int(n), int(total)))
+        score = int(n) / big * math.log(big) if big > 1 else 0.0
+        hits.append(EpisodeHit(int(turn), command, observation, score, int(n), int(total)))
     hits.sort(key=lambda h: (h.relevance, h.turn), reverse=True)
     return [e.name for e in found], hits[:limit]
 

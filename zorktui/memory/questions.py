@@ -8,8 +8,9 @@ a line or two for people and a JSON form for programs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from zorktui.memory import queries as q
 from zorktui.memory.graph import Memory
@@ -154,7 +155,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], str, Handler], ...] = tuple(
     (re.compile(p, re.I), kind, handler)
     for p, kind, handler in (
         (r"^(where am i|where are we|location|here|what room(?: am i in)?|current room)$", "where_am_i", _where_am_i),
-        (r"^(what do i (?:have|carry|hold)|what am i (?:carrying|holding)|inventory|inv|i|what have i got)$", "inventory", _inventory),
+        (r"^(what do i (?:have|carry|hold)|what am i (?:carrying|holding)|inventory|inv|i|what have i got)$",
+         "inventory", _inventory),
         (r"^(?:unexplored|untried)(?: exits| directions)?(?: (?:from|in|of|at) (?P<x>.+))?$", "unexplored", _unexplored),
         (r"^(?:(?:known )?exits|ways out)(?: (?:from|in|of|at) (?P<x>.+))?$", "exits", _exits),
         (r"^(?:path to|route to|go to|way to|how (?:do|can) i get (?:back )?to|how to get to) (?P<x>.+)$", "path", _path),

@@ -11,8 +11,9 @@ import shutil
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.memory.schema import DDL, SCHEMA_VERSION

@@ -5,7 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 FORMATS = ("transcript", "rec", "csv")
 

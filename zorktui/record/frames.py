@@ -8,8 +8,9 @@ session can be watched anywhere its folder is copied.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 #: Record kinds that become frames (the header and unknown kinds do not).
 FRAME_KINDS = ("turn", "undo", "restart", "restore", "save", "consent")

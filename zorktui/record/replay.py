@@ -7,9 +7,10 @@ they happened (a restore needs its checkpoint in the session's ``saves/``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from zorktui.engine.errors import GameError
 from zorktui.engine.game_api import GameApi

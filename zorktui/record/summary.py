@@ -275,7 +275,7 @@ def png_plot(summaries: list[StorySummary], path: Path) -> None:
     from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(len(summaries), 1, figsize=(8, 3 * len(summaries)), squeeze=False)
-    for ax, s in zip(axes[:, 0], summaries):
+    for ax, s in zip(axes[:, 0], summaries, strict=False):
         # Scores change at a step and hold until the next: drawn as stairs, not slopes, the last step
         # one step wide like the others (else its score would show only as a rise at the right edge).
         for c in s.curves:

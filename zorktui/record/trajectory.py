@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any
 
 from zorktui import __version__
 from zorktui.engine import StoryInfo
@@ -136,7 +137,7 @@ class TrajectoryWriter:
             self._abandon()
             raise RecordError(self.failed) from None
 
-    def __enter__(self) -> "TrajectoryWriter":
+    def __enter__(self) -> TrajectoryWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.agent.proposal import Verdict
-from zorktui.agent.proposal import Proposal
+from zorktui.agent.proposal import Proposal, Verdict
 from zorktui.engine.turn import Turn
 from zorktui.session.modes import Mode
 

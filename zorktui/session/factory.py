@@ -212,7 +212,8 @@ def build_session(options: SessionOptions) -> Built:
             from zorktui.agent.llm_judge import LlmJudge
 
             judge = LlmJudge(llm)
-        session = Session(game, mode="human" if options.mode in RECORDED_ONLY else options.mode, agent=agent, recorder=recorder, memory=memory, knowledge=knowledge,
+        session = Session(game, mode="human" if options.mode in RECORDED_ONLY else options.mode, agent=agent,
+                          recorder=recorder, memory=memory, knowledge=knowledge,
                           critic=options.critic, stop=options.stop, subagents=subagents,
                           usage=llm.usage if llm is not None else None, record_valid_actions=options.valid_actions,
                           close_memory=scratch, llm_judge=judge, log=resumed.log if resumed is not None else None,

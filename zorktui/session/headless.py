@@ -8,8 +8,9 @@ of the trajectory.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any
 
 from zorktui.agent.safety import clean_text
 from zorktui.engine.errors import RecordError, ZorkTuiError, one_line

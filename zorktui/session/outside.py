@@ -20,8 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from zorktui.agent.proposal import Verdict
-from zorktui.agent.proposal import OUTSIDE_ACTOR, Proposal
+from zorktui.agent.proposal import OUTSIDE_ACTOR, Proposal, Verdict
 from zorktui.session import events as ev
 from zorktui.session.modes import Mode
 

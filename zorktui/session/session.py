@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from zorktui.agent.critic import Critic
-from zorktui.agent.proposal import Verdict
 from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
-from zorktui.agent.proposal import OUTSIDE_ACTOR, Policy, Proposal
+from zorktui.agent.proposal import OUTSIDE_ACTOR, Policy, Proposal, Verdict
 from zorktui.agent.subagents import SubAgents
 from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
@@ -158,7 +158,7 @@ class Session(Thinking, Autopilot):
         for callback in list(self._subscribers):
             try:
                 callback(event)
-            except Exception:  # a broken subscriber must not break play
+            except Exception:  # noqa: BLE001 - a broken subscriber must not break play
                 pass
 
     @property

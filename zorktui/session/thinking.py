@@ -12,9 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from zorktui.agent import guards
-from zorktui.agent.proposal import Verdict
 from zorktui.agent.playlog import normal
-from zorktui.agent.proposal import Idea, Proposal
+from zorktui.agent.proposal import Idea, Proposal, Verdict
 from zorktui.agent.safety import reserved_reason, safe_command
 from zorktui.agent.situation import MapView, Situation, lighting_actions, map_view
 from zorktui.engine.directions import COMMON

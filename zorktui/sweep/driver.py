@@ -10,9 +10,10 @@ import logging
 import os
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import ray
 from ray.exceptions import GetTimeoutError, RayError, RayTaskError, TaskCancelledError, WorkerCrashedError

@@ -119,7 +119,7 @@ class Results:
         if not path.is_file():
             return results
         try:
-            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):  # noqa: B007 - said below
                 if line.strip():
                     row = json.loads(line)
                     results.rows[str(row["run"])] = row

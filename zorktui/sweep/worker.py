@@ -7,8 +7,8 @@ and the tests can call it directly.
 from __future__ import annotations
 
 import os
-import socket
 import shutil
+import socket
 import time
 from pathlib import Path
 from typing import Any

@@ -16,21 +16,22 @@ that plays goes through one queue served by one thread worker
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from zorktui.resources import resource_path
+from zorktui.session import events as ev
 from zorktui.session.modes import Mode
 from zorktui.session.view import SessionView
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.baseline_view import BaselineView
 from zorktui.ui.bridge import SessionBridge
-from zorktui.resources import resource_path
 from zorktui.ui.keymap import UiConfig, load_config
-from zorktui.session import events as ev
 from zorktui.ui.messages import SessionClosed, SessionEvent
 from zorktui.ui.palette import AppCommandProvider
 from zorktui.ui.player_actions import PlayerActions

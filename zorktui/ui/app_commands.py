@@ -9,8 +9,9 @@ through :class:`zorktui.ui.palette.AppCommandProvider`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError, saves_text
 

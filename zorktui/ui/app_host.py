@@ -10,7 +10,8 @@ into; at run time it is ``object``, so nothing changes in the app's classes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # hints only
     from textual.notifications import SeverityLevel

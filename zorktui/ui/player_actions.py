@@ -1,19 +1,20 @@
 """What the person does in the app: the command line, app commands (/undo, /save...) and key actions.
 
 App commands are run from the registry in :mod:`zorktui.ui.app_commands`;
-a baseline study's limits come from :mod:`zorktui.ui.baseline_view`. A mixin of :class:`zorktui.ui.app.ZorkApp`; everything that plays goes through
-the app's one job queue (:meth:`ZorkApp.submit_job`).
+a baseline study's limits come from :mod:`zorktui.ui.baseline_view`. A mixin of
+:class:`zorktui.ui.app.ZorkApp`; everything that plays goes through the app's one job queue (:meth:`ZorkApp.submit_job`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.widgets import Input
 
-from zorktui.session.modes import Mode
 from zorktui.session import appcommands as appcmd
+from zorktui.session.modes import Mode
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.app_host import AppMixin
 from zorktui.ui.widgets.agentpanel import AgentPanel

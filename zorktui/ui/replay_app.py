@@ -8,8 +8,9 @@ never writes to the trajectory.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -22,10 +23,10 @@ from textual.widgets import Footer, Input, Static
 from zorktui.agent.safety import clean_text
 from zorktui.engine.turn import ObjectRef
 from zorktui.record.frames import Frame, frame_at_turn, frames_of
+from zorktui.session.view import objects_here
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.widgets.mapview import MapView
-from zorktui.session.view import objects_here
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 

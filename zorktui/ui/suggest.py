@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from textual.suggester import Suggester
 
@@ -73,5 +73,5 @@ class CommandSuggester(Suggester):
                     return f"{head} {known}" if head else known
         return None
 
-    async def get_suggestion(self, value: str) -> str | None:  # noqa: D102 - Suggester hook
+    async def get_suggestion(self, value: str) -> str | None:
         return self.suggest(value)

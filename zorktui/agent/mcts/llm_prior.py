@@ -65,7 +65,7 @@ def prompt(situation: Situation, actions: list[str], lessons: list[str],
         *([f"- {a}" for a in actions] if structured else [f"{i}. {a}" for i, a in enumerate(actions, 1)]),
     ]
     return [{"role": "system", "content": SYSTEM_JSON if structured else SYSTEM},
-            {"role": "user", "content": "\n".join(l for l in lines if l)}]
+            {"role": "user", "content": "\n".join(line for line in lines if line)}]
 
 
 def ranking_schema(actions: list[str]) -> dict[str, object]:
@@ -82,7 +82,7 @@ def parse_ranking(text: str, actions: list[str]) -> dict[str, float] | None:
     best = data.get("best") if data is not None else None
     known = set(actions)
     ranked = list(dict.fromkeys(a for a in best if isinstance(a, str) and a in known)) if isinstance(best, list) else []
-    return {a: w for a, w in zip(ranked, RANK_WEIGHTS)} or None
+    return {a: w for a, w in zip(ranked, RANK_WEIGHTS, strict=False)} or None
 
 
 def parse_weights(text: str, actions: list[str]) -> dict[str, float] | None:
@@ -128,7 +128,8 @@ class LlmPrior:
         self._memo: dict[str, dict[str, float]] = {}
         self._offline_until = -1
 
-    def adjust(self, situation: Situation, priors: dict[str, float], lessons: list[str]) -> tuple[dict[str, float], int, float, str]:
+    def adjust(self, situation: Situation, priors: dict[str, float],
+               lessons: list[str]) -> tuple[dict[str, float], int, float, str]:
         """Mix the model's weights into ``priors``.
 
         Returns:

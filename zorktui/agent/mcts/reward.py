@@ -53,7 +53,7 @@ class Novelty:
     things: set[int] = field(default_factory=set)
     visits: Counter[str] = field(default_factory=Counter)
 
-    def copy(self) -> "Novelty":
+    def copy(self) -> Novelty:
         """A copy for one simulated line (the real visits are shared: a line does not change them)."""
         return Novelty(set(self.rooms), set(self.things), self.visits)
 

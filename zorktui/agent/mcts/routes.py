@@ -43,7 +43,7 @@ class Route:
 def moves_seen(turns: list[Turn]) -> dict[int, list[tuple[str, int]]]:
     """Room -> (command, room it led to), from the moves the line of play made (the latest wins)."""
     graph: dict[int, dict[str, int]] = {}
-    for before, after in zip(turns, turns[1:]):
+    for before, after in zip(turns, turns[1:], strict=False):
         if before.location is None or after.location is None or after.command is None:
             continue
         # A move into the dark counts: the engine names the real room there, and a

@@ -104,7 +104,7 @@ class CandidatePlaying:
             except WorkerError:
                 self.workers = False  # this game searches on its own from now on
             else:
-                self._deadly.update(c for c, outcome in zip(commands, played) if outcome[2] == DIED)
+                self._deadly.update(c for c, outcome in zip(commands, played, strict=False) if outcome[2] == DIED)
                 self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
                 return self._read(played, start)
         if not self.parallel or not split:
@@ -156,7 +156,7 @@ class CandidatePlaying:
         moves = table[:, moves_global].tolist() if moves_global is not None else [None] * len(played)
         waits = (self.game.prompt_at, start.position())
         return [(digest + b"?" if at is not None and at not in waits else digest, row, m, at)
-                for (digest, _raw, at), row, m in zip(played, kept, moves)]
+                for (digest, _raw, at), row, m in zip(played, kept, moves, strict=False)]
 
     def _moves_global(self) -> int | None:
         """The global counting moves, where the story keeps one (not a clock)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from zorktui.engine.vm.interpreter import Interpreter
 from zorktui.engine.vm.text import refused_for_load

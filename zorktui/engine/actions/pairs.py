@@ -9,7 +9,7 @@ which kinds of things a template has worked with before (the caller keeps
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 #: Pairs of two held things that may go before the others (at least; see :func:`held_quota`).
 MAX_HELD_PAIRS = 8

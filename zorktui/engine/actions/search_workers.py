@@ -34,8 +34,8 @@ from multiprocessing.connection import Connection
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
 from zorktui.engine.calibrate.compass import Compass
 from zorktui.engine.scratch import scratch_file
-from zorktui.engine.worker.channel import Channel
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.worker.channel import Channel
 from zorktui.engine.world.fingerprint import ObjectsReading
 
 #: How many stories' interpreters a worker keeps (least recently searched dropped).
@@ -162,7 +162,7 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
             start = Snapshot(state, halted)
             lifted = Snapshot(lifted_state) if lifted_state is not None else None
             outcomes = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
-        except Exception as error:  # a fault of ours (or the file gone): reported, not mistaken for the story's
+        except Exception as error:  # noqa: BLE001 - a fault of ours (or the file gone): reported, not mistaken for the story's
             conn_out.send(("error", repr(error)))
             continue
         conn_out.send(outcomes)
@@ -259,7 +259,7 @@ class SearchWorkers:
         out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
         for i, result in enumerate(results[:ways]):
             out[i::ways] = result
-        killers.update(c for c, outcome in zip(commands, out) if outcome[2] == DIED)
+        killers.update(c for c, outcome in zip(commands, out, strict=False) if outcome[2] == DIED)
         return out
 
     def killed_by(self, setup: StorySetup) -> frozenset[str]:
@@ -284,7 +284,7 @@ class SearchWorkers:
             except (EOFError, OSError):
                 reply = None
             if isinstance(reply, list):
-                outcomes.update(zip(pending, reply))
+                outcomes.update(zip(pending, reply, strict=False))
                 return [outcomes[i] for i in range(len(share))]
             if reply is not None:  # the worker's own failure, not the story's
                 raise WorkerError(f"valid-action worker failed: {reply[1]}")

@@ -8,9 +8,8 @@ gives; group by resulting state and keep one command per group.
 
 Cost control, all game-agnostic:
 
-* Results are cached by world-state hash (in :class:`Game`).
-* Every candidate's last outcome is remembered with a digest of what its
-  outcome can plausibly depend on (its *context*, see :meth:`ActionFinder._context`).
+* Results are cached by world-state hash (in :class:`Game`). Every candidate's last outcome
+  is remembered with a digest of what it can plausibly depend on (its *context*, see :meth:`ActionFinder._context`).
   For one object: the own state (parent, attributes, properties) of the
   object and of every object above it in the tree (so the room and any
   container); for templates that have changed the world somewhere, also the
@@ -354,7 +353,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
         idle_after, outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
         baselines = [*((h, g) for h, g, _m, _at in idle_after), unplayed]
-        results = [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(to_try, outcomes)]
+        results = [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(to_try, outcomes, strict=False)]
         # Globals that many of this state's candidates disturb are scratch too.
         idle_globals = baselines[0][1]
         # (Never the room or the score: a kitchen where three things each score a point.)
@@ -370,10 +369,11 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         unplayed_key = state_key(*unplayed)
         # A command outside the world (it took no time) counts as no change.
         keys = [unplayed_key if timeless else state_key(h, g)
-                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes))]
+                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes), strict=False)]
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
-        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys) if k not in idle_keys and not k.startswith(HALTED)}
+        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys, strict=False)
+                  if k not in idle_keys and not k.startswith(HALTED)}
         joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
         late: list[tuple[str, str, tuple[int, ...]]] = []
         late_contexts: list[tuple[bytes, tuple]] = []
@@ -388,16 +388,16 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         stats.followed = len(joined)
         if late:
             outcomes = self._play(start, [command for command, _t, _o in late])
-            results += [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(late, outcomes)]
-            keys += [unplayed_key if timeless else state_key(h, g)
-                     for (h, g, _m, _at), timeless in zip(outcomes, self._timeless(start_moves, idle_after, outcomes))]
+            results += [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(late, outcomes, strict=False)]
+            keys += [unplayed_key if timeless else state_key(h, g) for (h, g, _m, _at), timeless
+                     in zip(outcomes, self._timeless(start_moves, idle_after, outcomes), strict=False)]
             contexts += late_contexts
         stats.tried = len(results)
         vm.restore(start)
         zm.refresh(vm.ram())
 
         groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
-        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts):
+        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts, strict=False):
             changed = k not in idle_keys and not k.startswith(HALTED)
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
@@ -437,7 +437,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         # Things out here that no take moved (scenery, or too much carried already): the game
         # can say which (see Game.blocked_takes), at a command each.
         takes: dict[int, str] = {}
-        for command, template, objs in sorted((c for c in candidates if c[1] in TAKE_TEMPLATES),
+        for command, _template, objs in sorted((c for c in candidates if c[1] in TAKE_TEMPLATES),
                                               key=lambda c: TAKE_TEMPLATES.index(c[1])):
             if objs[0] not in held:
                 takes.setdefault(objs[0], command)

@@ -68,7 +68,7 @@ def transient_globals(afters: list[np.ndarray], settled: list[np.ndarray | None]
         Global numbers found transient.
     """
     found: set[int] = set()
-    for after, then in zip(afters, settled):
+    for after, then in zip(afters, settled, strict=False):
         if then is not None:
             found |= set(np.flatnonzero((after != once) & (then == twice)).tolist())
     return found
@@ -300,7 +300,7 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
     groups = _paraphrases(zm)
     # Taking a thing, or taking it from what holds it: the parser notes the holder.
     if "take" in zm.dictionary and "from" in zm.dictionary:
-        word = {o: words[0] for o, words in zip(scope, vocabularies) if words}
+        word = {o: words[0] for o, words in zip(scope, vocabularies, strict=False) if words}
         parent = zm.objects.parent
         for o in scope:
             holder = parent(o)

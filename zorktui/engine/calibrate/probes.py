@@ -212,7 +212,7 @@ def find_status_globals(vm: Interpreter, zm: ZMachine, room_global: int) -> tupl
             poked[base + 2 * k], poked[base + 2 * k + 1] = _POKED >> 8, _POKED & 0xFF
             vm.restore(Snapshot((poked, *looked.state[1:])))
             said = announced_score(vm.step("score"))
-            for name, n in zip(("score", "moves"), said):
+            for name, n in zip(("score", "moves"), said, strict=False):
                 if name in wanted and n == _POKED:
                     found[name] = k
             if len(found) == 2:

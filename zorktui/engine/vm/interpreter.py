@@ -132,7 +132,7 @@ class Interpreter:
         self._env.reset()
         self.revivals += 1
 
-    def twin(self) -> "Interpreter":
+    def twin(self) -> Interpreter:
         """A second, independent interpreter of the same story, started and at its opening.
 
         jericho loads a private copy of its C library per interpreter, so two

@@ -170,9 +170,7 @@ def ending_in(narrative: str) -> tuple[bool, bool, bool]:
     Returns:
         ``(done, victory, dead)``.
     """
-    m = None
-    for m in _BANNER.finditer(narrative):
-        pass
+    m = next(reversed(list(_BANNER.finditer(narrative))), None)  # the last one
     if m is None:
         return False, False, False
     words = m.group(1)
@@ -189,9 +187,7 @@ def won_banner(narrative: str) -> bool:
     A win is also read from the score (see ``Game``); the banner covers a story
     that keeps no maximum score, or lets the winner walk on.
     """
-    m = None
-    for m in _BANNER.finditer(narrative):
-        pass
+    m = next(reversed(list(_BANNER.finditer(narrative))), None)  # the last one
     return m is not None and bool(_WON.search(m.group(1))) and not _LOST.search(m.group(1))
 
 
@@ -224,9 +220,7 @@ def announced_score(narrative: str) -> tuple[int | None, int | None]:
     Returns:
         ``(score, moves)``, each None when not stated.
     """
-    m = None
-    for m in _ANNOUNCED.finditer(narrative):
-        pass
+    m = next(reversed(list(_ANNOUNCED.finditer(narrative))), None)  # the last one
     if m is None:
         return None, None
     return int(m.group(1)), int(m.group(2)) if m.group(2) else None

@@ -21,9 +21,10 @@ their valid-action searches found.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from zorktui.engine.asking import Outcome
 from zorktui.engine.errors import GameError, RecordError, StoryError, ZorkTuiError

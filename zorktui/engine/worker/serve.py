@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -28,14 +29,28 @@ def _host_class(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _answer(call: Any) -> tuple[Any, ...]:
+def _answer(call: Callable[[], Any]) -> tuple[Any, ...]:
+    """Call ``call`` (made and called at once, in one message's turn of the loop) and put its outcome in a reply."""
     try:
         return ("ok", call())
     except ZorkTuiError as exc:
         return ("raise", type(exc).__name__, str(exc))
-    except Exception as exc:  # a fault of ours: the parent says it in one line
+    except Exception as exc:  # noqa: BLE001 - a fault of ours: the parent says it in one line
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return ("fail", f"{type(exc).__name__}: {exc} ({where.filename.rsplit('/', 1)[-1]}:{where.lineno})")
+
+
+def _reply(message: tuple[Any, ...], host: Any) -> tuple[Any, tuple[Any, ...]]:
+    """The host (opened by this message, or as it was) and the reply to one message other than stop."""
+    kind = message[0]
+    if kind == "open" and host is None:
+        _kind, path, spec = message
+        reply = _answer(lambda: _host_class(path)(spec))
+        return (reply[1], _answer(reply[1].opened)) if reply[0] == "ok" else (None, reply)
+    if kind == "call" and host is not None and not message[1].startswith("_"):
+        _kind, name, args = message
+        return host, _answer(lambda: getattr(host, name)(*args))
+    return host, ("fail", f"unexpected message {kind!r}")
 
 
 def serve(conn_in: Connection, conn_out: Connection) -> None:
@@ -46,28 +61,14 @@ def serve(conn_in: Connection, conn_out: Connection) -> None:
             message = conn_in.recv()
         except (EOFError, OSError):
             return
-        kind = message[0]
-        if kind == "stop":
+        if message[0] == "stop":
             return
-        if kind == "open":
-            _kind, path, spec = message
-
-            def opening() -> Any:
-                nonlocal host
-                host = _host_class(path)(spec)
-                return host.opened()
-
-            reply = _answer(opening)
-        elif kind == "call" and host is not None and not message[1].startswith("_"):
-            _kind, name, args = message
-            reply = _answer(lambda: getattr(host, name)(*args))
-        else:
-            reply = ("fail", f"unknown message {kind!r}")
+        host, reply = _reply(message, host)
         try:
             conn_out.send(reply)
         except (OSError, ValueError):
             return
-        except Exception as exc:  # an answer that cannot be pickled: said, not a silent hang
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be pickled: said, not a silent hang
             conn_out.send(("fail", f"cannot send the answer: {type(exc).__name__}: {exc}"))
 
 

@@ -9,8 +9,8 @@ it meets for the first time).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from zorktui.engine.zmachine.dictionary import Dictionary
 from zorktui.engine.zmachine.zmachine import ZMachine

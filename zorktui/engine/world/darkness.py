@@ -52,7 +52,7 @@ class DarknessByLook:
         self.usable = bool(name) and _first_line(vm, "").lower().startswith(name.lower())
         zm.refresh(vm.ram())
 
-    def copy_for(self, vm: Interpreter, zm: ZMachine, facts: FactReader) -> "DarknessByLook":
+    def copy_for(self, vm: Interpreter, zm: ZMachine, facts: FactReader) -> DarknessByLook:
         """The same judge over another interpreter (a forked game), sharing the answers so far."""
         other = DarknessByLook.__new__(DarknessByLook)
         other.vm, other.zm, other.facts = vm, zm, facts

@@ -71,7 +71,7 @@ class FactReader:
         """Globals that are the world's however often commands change them: the room and the score."""
         return frozenset((self.room_global, self.score_global))
 
-    def copy_for(self, zm: ZMachine) -> "FactReader":
+    def copy_for(self, zm: ZMachine) -> FactReader:
         """The same reader, with what it has learned about rooms so far, over another memory image."""
         other = FactReader(zm, self.player, self.room_global)
         other.status_globals = self.status_globals

@@ -159,7 +159,10 @@ class Fingerprinter:
         return self._reading
 
     def objects_digester(self, remember: int = 4) -> Callable[[np.ndarray], bytes]:
-        """:meth:`objects_only` that remembers the bytes behind the last few digests it made (see :meth:`ObjectsReading.digester`)."""
+        """:meth:`objects_only` that remembers the bytes behind the last few digests it made.
+
+        See :meth:`ObjectsReading.digester`.
+        """
         return self._reading.digester(remember)
 
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:

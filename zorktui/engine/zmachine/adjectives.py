@@ -41,7 +41,7 @@ class Adjectives:
         self.prop = None if zm.header.is_inform or not self._words else self._learn()
 
     @classmethod
-    def of(cls, zm: ZMachine) -> "Adjectives":
+    def of(cls, zm: ZMachine) -> Adjectives:
         """The reader for ``zm``, learned once per memory reader."""
         known = _READERS.get(zm)
         if known is None:
@@ -85,4 +85,4 @@ class Adjectives:
         return out
 
 
-_READERS: "weakref.WeakKeyDictionary[ZMachine, Adjectives]" = weakref.WeakKeyDictionary()
+_READERS: weakref.WeakKeyDictionary[ZMachine, Adjectives] = weakref.WeakKeyDictionary()

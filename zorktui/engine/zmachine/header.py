@@ -69,7 +69,7 @@ class Header:
         return 8
 
     @classmethod
-    def parse(cls, data: bytes | bytearray) -> "Header":
+    def parse(cls, data: bytes | bytearray) -> Header:
         """Parse the header at the start of ``data`` (which must hold at least 64 bytes).
 
         Args:

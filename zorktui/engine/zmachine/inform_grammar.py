@@ -257,7 +257,7 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
     out = [verb]
     held: list[bool] = []
     choices: list[tuple[int, list[str]]] = []
-    for kind, value in shape:
+    for _kind, value in shape:
         if isinstance(value, list):  # kind "words"
             choices.append((len(out), value))
             out.append(value[0])
@@ -266,7 +266,7 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
         if token == _ROUTINE or (token == _ELEMENTARY and data in (_SPECIAL, _NUMBER, _TOPIC)):
             return None  # a general parsing routine, a number or free text
         held.append(token == _ELEMENTARY and data in (_HELD, _MULTIHELD))
-        out.append("{%d}" % (len(held) - 1))
+        out.append(f"{{{len(held) - 1}}}")
     if len(held) > 2:
         return None
     for index, alternatives in choices:

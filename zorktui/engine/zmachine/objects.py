@@ -8,8 +8,8 @@ image on every call.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from zorktui.engine.zmachine.header import Header, word
 from zorktui.engine.zmachine.zstring import ZStringDecoder

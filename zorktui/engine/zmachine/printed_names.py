@@ -43,7 +43,7 @@ class PrintedNames:
         self._addr: dict[int, int] = {}
         self._texts: dict[tuple[int, bool], str] = {}
 
-    def copy_for(self, zm: ZMachine) -> "PrintedNames":
+    def copy_for(self, zm: ZMachine) -> PrintedNames:
         """The same knowledge over another memory image."""
         other = PrintedNames(zm)
         other.prop, other.block, other._tried = self.prop, self.block, set(self._tried)

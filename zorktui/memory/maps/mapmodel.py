@@ -9,6 +9,7 @@ go to a free cell nearby and the link is listed rather than drawn.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +90,7 @@ class MapModel:
         }
 
 
-def _spiral(col: int, row: int, limit: int = 60):  # noqa: ANN202 - a generator of cells
+def _spiral(col: int, row: int, limit: int = 60) -> Iterator[tuple[int, int]]:
     yield col, row
     for radius in range(1, limit):
         for dr in range(-radius, radius + 1):
@@ -98,7 +99,8 @@ def _spiral(col: int, row: int, limit: int = 60):  # noqa: ANN202 - a generator 
                     yield col + dc, row + dr
 
 
-def _compass_component(root: str, neighbours: dict[str, list[tuple[str, str, int]]], done: set[str]) -> dict[str, tuple[int, int]]:
+def _compass_component(root: str, neighbours: dict[str, list[tuple[str, str, int]]],
+                       done: set[str]) -> dict[str, tuple[int, int]]:
     """Cells, relative to ``root``, of the rooms joined to it by compass exits."""
     pos = {root: (0, 0)}
     taken = {(0, 0)}

@@ -7,8 +7,8 @@ record of moves made both walk it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
-from typing import Hashable, TypeVar
+from collections.abc import Hashable, Iterable, Mapping
+from typing import TypeVar
 
 Room = TypeVar("Room", bound=Hashable)
 

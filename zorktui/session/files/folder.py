@@ -7,9 +7,10 @@ secrets), ``trajectory.jsonl`` (the write-ahead log of play), ``memory/``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from zorktui.engine.errors import ZorkTuiError
 from zorktui.record.trajectory import read_trajectory

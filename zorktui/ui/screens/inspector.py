@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 from contextlib import nullcontext
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work

@@ -69,7 +69,7 @@ class TabService(AppService):
         """Ask the app to quit as textual-serve does; after the grace, end its whole group."""
         try:
             await asyncio.wait_for(asyncio.shield(super().stop()), TAB_GRACE)
-        except (TimeoutError, asyncio.TimeoutError):
+        except TimeoutError:
             pass
         finally:
             await self._end_group()

@@ -12,9 +12,8 @@ from zorktui.ui.colours import colour
 from zorktui.ui.widgets.panel import TitledPanel
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
-    from zorktui.agent.proposal import Verdict
     from zorktui.agent.llm import Usage
-    from zorktui.agent.proposal import Proposal
+    from zorktui.agent.proposal import Proposal, Verdict
     from zorktui.engine.turn import Turn
 
 

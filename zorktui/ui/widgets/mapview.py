@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
@@ -85,7 +86,7 @@ class MapView(Vertical):
         self.map_text = ""
         self.can_focus = False
 
-    def compose(self):  # noqa: ANN201 - Textual hook
+    def compose(self) -> ComposeResult:
         with ScrollableContainer(id="map-scroll"):
             yield Static("(the map appears as you explore)", id="map-body")
         yield Static("", id="map-notes")
