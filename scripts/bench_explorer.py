@@ -62,7 +62,7 @@ def play(story: str, steps: int, seed: int) -> dict[str, Any]:
     session = built.session
     start = time.perf_counter()
     try:
-        session.run_autopilot(steps)
+        session.autopilot.run(steps)
         turns = list(session.log.turns)
     finally:
         session.close()

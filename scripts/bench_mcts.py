@@ -118,7 +118,7 @@ def play(name: str, agent: str, seed: int, args: argparse.Namespace) -> Result:
         session.subscribe(traced)
     start = time.perf_counter()
     try:
-        reason = session.run_autopilot(args.steps)
+        reason = session.autopilot.run(args.steps)
     finally:
         session.close()
         session.game.close()

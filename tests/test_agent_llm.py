@@ -105,7 +105,7 @@ def test_a_model_repeating_one_command_forever_never_runs_it_more_than_three_tim
     with ScriptedLLM(default=agent_only(reply("wait"))) as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=12, on_loop=False), critic=critic).session
         try:
-            reason = session.run_autopilot()
+            reason = session.autopilot.run()
             commands = [t.command for t in session.log.turns[1:]]
         finally:
             session.close()
@@ -131,7 +131,7 @@ def test_reserved_commands_never_reach_the_game(llm_env, tmp_path: Path, bad: st
     with ScriptedLLM(default=agent_only(reply(bad))) as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=4, on_loop=False)).session
         try:
-            session.run_autopilot()
+            session.autopilot.run()
             turns = session.log.turns[1:]
         finally:
             session.close()
@@ -185,7 +185,7 @@ def test_dead_endpoint_says_why_and_the_explorer_plays(llm_env, tmp_path: Path) 
                              stop=StopRules(steps=3, on_loop=False))
     session = build_session(options).session
     try:
-        assert session.run_autopilot().startswith("step budget")
+        assert session.autopilot.run().startswith("step budget")
         assert session.current.turn == 3
         assert "cannot be reached" in session.agent.offline_reason
     finally:
@@ -247,7 +247,7 @@ def test_token_budget_stops_autopilot(llm_env, tmp_path: Path) -> None:
     with ScriptedLLM(default=agent_only(reply("north"))) as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=50, max_tokens=1, on_loop=False)).session
         try:
-            reason = session.run_autopilot()
+            reason = session.autopilot.run()
         finally:
             session.close()
     assert reason.startswith("token budget") and session.current.turn == 1
@@ -259,7 +259,7 @@ def test_llm_subagents_write_the_narrative(llm_env, tmp_path: Path) -> None:
                                  mode="autopilot", stop=StopRules(steps=6, on_loop=False), calls_per_turn=0)
         session = build_session(options).session
         try:
-            session.run_autopilot()
+            session.autopilot.run()
             notes = session.subagents.notes
         finally:
             session.close()

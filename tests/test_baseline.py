@@ -62,7 +62,7 @@ def test_agreeing_records_consent_then_play_with_no_agent_no_undo_no_memory_pane
             text = app.query_one(Transcript).text
             assert text.count("undo is switched off") >= 2
             assert "/mode is not part of this study" in text and "/memory is not part of this study" in text
-            assert app.session.current.turn == 1 and not app.session.autopilot_running
+            assert app.session.current.turn == 1 and not app.session.autopilot.running
             assert len(app.screen_stack) == 1                           # no inspector opened
 
     asyncio.run(go())

@@ -82,7 +82,7 @@ def _straight_back(turns: list) -> tuple[int, int]:
 def test_it_moves_on_rather_than_walking_straight_back() -> None:
     # The bundled game with a scratch memory, as `zorktui run --agent explore` plays it.
     with _session(story=BUNDLED, agent="explore", mode="autopilot", seed=1, knowledge=False) as s:
-        s.run_autopilot(60)
+        s.autopilot.run(60)
         turns = s.log.turns
         moves, back = _straight_back(turns)
         rooms = {t.location.id for t in turns}
@@ -243,7 +243,7 @@ def test_autopilot_with_the_critic_makes_room_and_takes_the_crown(tmp_path) -> N
     """End to end: the session tells the explorer and the critic what the load keeps out of reach."""
     with _session(story=FULL_HANDS, session=tmp_path / "s", agent="explore", mode="autopilot",
                   knowledge=False, stop=StopRules(steps=12, on_loop=False)) as s:
-        s.run_autopilot(12)
+        s.autopilot.run(12)
         commands = [t.command for t in s.log.turns[1:]]
         assert max(t.score or 0 for t in s.log.turns) == 10, commands
         made_room = next(i for i, c in enumerate(commands) if c.startswith("drop "))

@@ -128,7 +128,7 @@ def test_typing_is_offered_only_when_the_budget_could_pay_for_asking_again(tmp_p
     with ScriptedLLM(default=first_offered, structured="json_schema") as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=12, on_loop=False))
         try:
-            session.run_autopilot()
+            session.autopilot.run()
         finally:
             session.close()
     offered = [offered_in(r)[1] for r in llm.requests]
@@ -165,7 +165,7 @@ def test_a_block_fitted_to_a_limit_leaves_out_whole_records_only(tmp_path: Path)
     with ScriptedLLM(default=answer("north"), structured="json_schema") as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=8, on_loop=False))
         try:
-            session.run_autopilot()
+            session.autopilot.run()
             situation = session.situation()
         finally:
             session.close()
@@ -192,7 +192,7 @@ def test_every_call_of_a_session_fits_a_budget_of_1_2_a_turn(tmp_path: Path) -> 
     with ScriptedLLM(default=step, structured="json_schema") as llm:
         session = build(llm, tmp_path, llm_subagents=True, critic_llm=True, stop=StopRules(steps=20, on_loop=False))
         try:
-            session.run_autopilot()
+            session.autopilot.run()
             played = [r for r in session.recorder.folder.records() if r.get("type") == "turn" and r.get("command")]
         finally:
             session.close()
@@ -213,7 +213,7 @@ def test_a_model_that_fails_mid_session_is_said_once_and_each_turn_records_who_c
     with ScriptedLLM([first_offered, 500], default=first_offered, structured="json_schema") as llm:
         session = build(llm, tmp_path, stop=StopRules(steps=9, on_loop=False))
         try:
-            session.run_autopilot()
+            session.autopilot.run()
             played = [r for r in session.recorder.folder.records() if r.get("type") == "turn" and r.get("command")]
         finally:
             session.close()

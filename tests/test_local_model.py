@@ -49,7 +49,7 @@ def turns(session) -> list[dict]:
 def test_the_agent_plays_with_the_models_own_choices_the_first_time(model_url: str, home: Path) -> None:
     session = build_session(options(model_url, home, steps=6)).session
     try:
-        assert session.run_autopilot().startswith("step budget")
+        assert session.autopilot.run().startswith("step budget")
         played = turns(session)
         usage = session.usage
     finally:
@@ -67,7 +67,7 @@ def test_the_critics_model_stage_gives_its_opinion(model_url: str, home: Path) -
     session = build_session(options(model_url, home, steps=3, critic_llm=True, llm_subagents=False,
                                     calls_per_turn=0)).session
     try:
-        session.run_autopilot()
+        session.autopilot.run()
         played = turns(session)
     finally:
         session.close()
@@ -78,7 +78,7 @@ def test_the_critics_model_stage_gives_its_opinion(model_url: str, home: Path) -
 def test_the_sub_agents_write_with_the_model(model_url: str, home: Path) -> None:
     session = build_session(options(model_url, home, steps=7, calls_per_turn=0)).session
     try:
-        session.run_autopilot()
+        session.autopilot.run()
         notes = session.subagents.notes
         calls = session.usage.calls
     finally:
@@ -91,7 +91,7 @@ def test_the_sub_agents_write_with_the_model(model_url: str, home: Path) -> None
 def test_the_planner_asks_the_model_for_its_prior(model_url: str, home: Path) -> None:
     session = build_session(options(model_url, home, agent="mcts", steps=2, sims=20, llm_subagents=False)).session
     try:
-        session.run_autopilot()
+        session.autopilot.run()
         played = turns(session)
         usage = session.usage
     finally:

@@ -145,7 +145,7 @@ def test_coin_collector_is_won_by_the_planner(tw_game: Any) -> None:
                                          stop=StopRules(steps=25, on_loop=False)))
     s = built.session
     try:
-        reason = s.run_autopilot(25)
+        reason = s.autopilot.run(25)
         assert reason == "victory", reason
         assert s.current.score == truth["max_score"]
     finally:

@@ -112,7 +112,7 @@ def test_the_explorer_wins_the_cave_without_a_death(tmp_path: Path) -> None:
     s = build_session(SessionOptions(story=str(CHALK), agent="explore", mode="autopilot", seed=1, knowledge=False,
                                      session=tmp_path / "s", stop=StopRules(steps=100, on_loop=False))).session
     try:
-        s.run_autopilot(100)
+        s.autopilot.run(100)
         turns = s.log.turns
         assert turns[-1].victory and turns[-1].score == 70, (turns[-1].turn, turns[-1].score)
         assert not any(t.dead for t in turns)

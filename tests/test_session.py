@@ -104,22 +104,22 @@ def test_autopilot_runs_on_its_thread_pauses_steps_and_typing_takes_over(tmp_pat
     states: list[ev.AutopilotState] = []
     session.subscribe(lambda e: states.append(e) if isinstance(e, ev.AutopilotState) else None)
     try:
-        session.start_autopilot()
+        session.autopilot.start()
         wait_for(lambda: session.current.turn >= 2)
-        session.pause()
+        session.autopilot.pause()
         time.sleep(1.0)  # let the step in hand finish
         held = session.current.turn
         time.sleep(0.6)
-        assert session.current.turn == held and session.autopilot_paused
-        session.step_once()
+        assert session.current.turn == held and session.autopilot.paused
+        session.autopilot.step_once()
         wait_for(lambda: session.current.turn == held + 1)
         time.sleep(0.6)
         assert session.current.turn == held + 1
-        session.resume()
+        session.autopilot.resume()
         wait_for(lambda: session.current.turn >= held + 3)
         session.play("inventory")                           # typing takes over
-        session.wait_autopilot(30)
-        assert not session.autopilot_running and session.mode == "coplay"
+        session.autopilot.wait(30)
+        assert not session.autopilot.running and session.mode == "coplay"
     finally:
         session.close()
     assert [s.state for s in states][:3] == ["running", "paused", "running"]
@@ -132,7 +132,7 @@ def test_autopilot_runs_on_its_thread_pauses_steps_and_typing_takes_over(tmp_pat
 def test_step_budget_stops_autopilot(tmp_path: Path) -> None:
     session = explore_session(tmp_path / "a", mode="autopilot", stop=StopRules(steps=3, on_loop=False))
     try:
-        assert session.run_autopilot() == "step budget reached (3)" and session.current.turn == 3
+        assert session.autopilot.run() == "step budget reached (3)" and session.current.turn == 3
     finally:
         session.close()
 
@@ -238,7 +238,7 @@ def test_conversation_tracker_notices_a_stall(game_of) -> None:
 def test_explorer_autopilot_scores_without_a_model_and_stops_on_score_change(tmp_path: Path) -> None:
     session = explore_session(tmp_path, mode="autopilot", stop=StopRules(steps=80, on_score_change=True, on_loop=False))
     try:
-        reason = session.run_autopilot()
+        reason = session.autopilot.run()
         assert reason.startswith("score changed"), reason
         assert session.current.reward > 0 and session.current.score > 0
         assert len(session.log.rooms_seen()) >= 6

@@ -215,12 +215,12 @@ def test_autopilot_toggles_pauses_steps_and_typing_takes_over(tmp_path: Path, ma
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: proposal_ready(app))
-            app.session.delay = 0.05
+            app.session.autopilot.delay = 0.05
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: app.session.autopilot_running and app.session.current.turn >= 2)
+            await until(pilot, lambda: app.session.autopilot.running and app.session.current.turn >= 2)
             assert "AUTOPILOT" in app.query_one(StatusBar).text
             await pilot.press("f7")                      # pause
-            await until(pilot, lambda: app.session.autopilot_paused)
+            await until(pilot, lambda: app.session.autopilot.paused)
             await pilot.pause(0.3)
             held = app.session.current.turn
             await pilot.pause(0.3)
@@ -230,15 +230,15 @@ def test_autopilot_toggles_pauses_steps_and_typing_takes_over(tmp_path: Path, ma
             await pilot.press("f7")                      # resume
             await until(pilot, lambda: app.session.current.turn >= held + 2)
             await pilot.press("ctrl+a")                  # take control back
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
             await until(pilot, lambda: "Autopilot stopped: you took the controls back" in app.query_one(Transcript).text)
             assert app.session.mode == "coplay"
             # again, and this time typing takes over
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: app.session.autopilot_running)
+            await until(pilot, lambda: app.session.autopilot.running)
             await type_command(pilot, "inventory")
             await settle(pilot, app)
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
             assert app.session.mode == "coplay"
             assert "you > inventory" in app.query_one(Transcript).text
 
@@ -254,10 +254,10 @@ def test_autopilot_shows_critic_refusals_as_they_happen(make_app) -> None:
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: proposal_ready(app))
-            app.session.start_autopilot()
+            app.session.autopilot.start()
             # Paused, so that no next turn clears this turn's refusals before they are read.
-            app.session.pause()
-            await until(pilot, lambda: app.session.autopilot_paused)
+            app.session.autopilot.pause()
+            await until(pilot, lambda: app.session.autopilot.paused)
             await settle(pilot, app)
             from zorktui.agent.proposal import Verdict
 
@@ -266,7 +266,7 @@ def test_autopilot_shows_critic_refusals_as_they_happen(make_app) -> None:
             await until(pilot, lambda: "critic refused 'jump off the cliff'" in app.query_one(Transcript).text)
             assert "the look-ahead saw a death" in app.query_one(AgentPanel).text
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
 
     run(go())
 
@@ -328,7 +328,7 @@ def test_mode_command_and_no_agent_message(make_app) -> None:
             assert app.session.mode == "human"
             await pilot.press("ctrl+a")
             await pilot.pause()
-            assert not app.session.autopilot_running
+            assert not app.session.autopilot.running
             assert "No agent in this session." in app.query_one(AgentPanel).text
 
     run(go())
@@ -486,7 +486,7 @@ def test_theme_from_the_config_file_and_theme_loader_errors(tmp_path: Path, make
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            assert app.theme == "zork-light" and app.session.delay == 0.5
+            assert app.theme == "zork-light" and app.session.autopilot.delay == 0.5
 
     run(go())
 
@@ -519,9 +519,9 @@ def test_f1_help_lists_every_key_and_app_command_and_the_keymap_applies(make_app
             await pilot.press("escape")
             await until(pilot, lambda: proposal_ready(app))
             await pilot.press("f12")                     # the remapped autopilot key
-            await until(pilot, lambda: app.session.autopilot_running)
+            await until(pilot, lambda: app.session.autopilot.running)
             await pilot.press("f12")
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
             await type_command(pilot, "/help")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
@@ -662,7 +662,7 @@ def test_the_planner_proposes_with_its_search_statistics_and_drives_the_autopilo
             await pilot.press("ctrl+a")                    # then hand it the game for a few moves
             await until(pilot, lambda: app.session.current.turn >= 4, timeout=60)
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
             await settle(pilot, app)
 
     run(go())

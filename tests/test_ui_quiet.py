@@ -65,11 +65,11 @@ def test_taking_back_a_paused_autopilot_brings_a_proposal(make_app) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: proposal_ready(app))
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: app.session.autopilot_running and app.session.current.turn >= 1)
+            await until(pilot, lambda: app.session.autopilot.running and app.session.current.turn >= 1)
             await pilot.press("f7")
-            await until(pilot, lambda: app.session.autopilot_paused)
+            await until(pilot, lambda: app.session.autopilot.paused)
             await pilot.press("ctrl+a")
-            await until(pilot, lambda: not app.session.autopilot_running)
+            await until(pilot, lambda: not app.session.autopilot.running)
             await until(pilot, lambda: proposal_ready(app))
             assert app.session.mode == "coplay"
             turn = app.session.current.turn

@@ -47,7 +47,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         output = output_for(session, Path("/dev/stdout") if to_stdout else args.jsonl, echo=not interactive)
         if args.agent:
             if not output.stopped:
-                reason = session.run_autopilot(args.steps)
+                reason = session.autopilot.run(args.steps)
         else:
             lines = source if source is not None else (prompted_stdin() if interactive else sys.stdin)
             # A reader that has gone (| head), or a file that takes no more, plays no more turns.

@@ -1,13 +1,15 @@
 """The autopilot: the agent plays on its own thread until a stop rule fires or the person takes over.
 
-A mixin of :class:`zorktui.session.session.Session`, which holds the state it reads.
+A part of :class:`zorktui.session.session.Session` (``session.autopilot``), given
+the session's public face (:class:`AutopilotHost`) and its event channel.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from zorktui.agent import guards
 from zorktui.engine.errors import one_line
@@ -42,175 +44,189 @@ class StopRules:
     max_cost: float | None = None
 
 
-class Autopilot:
-    """Autopilot control of a :class:`Session`: start, pause, step, stop, and the rules that stop it."""
+class AutopilotHost(Protocol):
+    """What the autopilot asks of the session it plays in."""
 
-    # Held by the host (:class:`Session`), which sets them all in its ``__init__``.
     agent: Policy | None
     usage: Usage | None
     log: PlayLog
     mode: Mode
-    stop: StopRules
     pending: Proposal | None
-    delay: float
     closed: bool
-    _lock: threading.RLock
-    _auto: threading.Thread | None
-    _auto_stop: threading.Event
-    _auto_run: threading.Event
-    _auto_step: threading.Event
-    _auto_steps: int
-    _stop_reason: str
-    _ready_at: float
-
-    if TYPE_CHECKING:  # the host's, too
-        @property
-        def current(self) -> Turn: ...
-
-        def _emit(self, event: ev.Event) -> None: ...
-
-        def _play(self, command: str, actor: str, fate: str) -> Turn: ...
-
-        def _propose_again(self) -> None: ...
-
-        def _think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None: ...
 
     @property
-    def autopilot_running(self) -> bool:
+    def current(self) -> Turn: ...
+
+    @property
+    def game_lock(self) -> threading.RLock: ...
+
+    def propose(self) -> Proposal | None: ...
+
+    def play_accepted(self, proposal: Proposal) -> Turn: ...
+
+    def propose_again(self) -> None: ...
+
+
+class Autopilot:
+    """Autopilot control of a session: start, pause, step, stop, and the rules that stop it.
+
+    Args:
+        host: The session it plays in.
+        emit: The session's event channel.
+        rules: When to hand control back (the session's own, shared).
+    """
+
+    def __init__(self, host: AutopilotHost, emit: Callable[[ev.Event], None], rules: StopRules) -> None:
+        self._host = host
+        self._emit = emit
+        self.rules = rules
+        #: Seconds the autopilot waits between its commands (the UI's speed setting).
+        self.delay = 0.0
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._playing = threading.Event()
+        self._one_step = threading.Event()
+        self._steps = 0
+        self._stop_reason = ""
+
+    @property
+    def running(self) -> bool:
         """The autopilot thread is alive (playing or paused)."""
-        return self._auto is not None and self._auto.is_alive() and not self._auto_stop.is_set()
+        return self._thread is not None and self._thread.is_alive() and not self._stopping.is_set()
 
     @property
-    def autopilot_paused(self) -> bool:
+    def paused(self) -> bool:
         """Autopilot is on but waiting."""
-        return self.autopilot_running and not self._auto_run.is_set()
+        return self.running and not self._playing.is_set()
 
-    def start_autopilot(self, steps: int | None = None) -> None:
+    def start(self, steps: int | None = None) -> None:
         """Let the agent play on its own thread until a stop rule fires."""
-        if self.agent is None:
+        if self._host.agent is None:
             self._emit(ev.ErrorEvent("no agent to hand control to"))
             return
-        if self.autopilot_running:
+        if self.running:
             self.resume()
             return
         if steps is not None:
-            self.stop.steps = steps
-        self._auto_stop.clear()
-        self._auto_run.set()
-        self._auto_steps = 0
+            self.rules.steps = steps
+        self._stopping.clear()
+        self._playing.set()
+        self._steps = 0
         self._stop_reason = ""
-        self.mode = Mode.AUTOPILOT
-        self._auto = threading.Thread(target=self._autopilot_loop, name="zorktui-autopilot", daemon=True)
-        self._auto.start()
+        self._host.mode = Mode.AUTOPILOT
+        self._thread = threading.Thread(target=self._loop, name="zorktui-autopilot", daemon=True)
+        self._thread.start()
         self._emit(ev.AutopilotState("running"))
 
     def pause(self) -> None:
         """Hold the autopilot after its current step."""
-        self._auto_run.clear()
+        self._playing.clear()
         self._emit(ev.AutopilotState("paused"))
 
     def resume(self) -> None:
         """Let a paused autopilot play on."""
-        self._auto_run.set()
+        self._playing.set()
         self._emit(ev.AutopilotState("running"))
 
     def step_once(self) -> None:
         """Let a paused autopilot play exactly one command."""
-        self._auto_step.set()
+        self._one_step.set()
 
-    def stop_autopilot(self, reason: str = "stopped") -> None:
+    def stop(self, reason: str = "stopped") -> None:
         """Stop the autopilot (it finishes the step in hand)."""
-        if self._auto is None:
+        if self._thread is None:
             return
-        self._auto_stop.set()
-        self._auto_run.set()
-        self._auto_step.set()
+        self._stopping.set()
+        self._playing.set()
+        self._one_step.set()
         self._stop_reason = reason
 
-    def wait_autopilot(self, timeout: float | None = None) -> None:
+    def wait(self, timeout: float | None = None) -> None:
         """Wait for the autopilot thread to end."""
-        if self._auto is not None:
-            self._auto.join(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
 
-    def run_autopilot(self, steps: int | None = None) -> str:
+    def run(self, steps: int | None = None) -> str:
         """Play on this thread until a stop rule fires; returns the rule (for scripts and ``zorktui run``)."""
         if steps is not None:
-            self.stop.steps = steps
-        self._auto_steps = 0
-        self.mode = Mode.AUTOPILOT
+            self.rules.steps = steps
+        self._steps = 0
+        self._host.mode = Mode.AUTOPILOT
         while True:
-            reason = self._auto_step_once()
+            reason = self._step()
             if reason:
                 return reason
 
-    def _autopilot_loop(self) -> None:
+    def _loop(self) -> None:
         reason = ""
         try:
-            while not self._auto_stop.is_set():
-                if not self._auto_run.is_set():
+            while not self._stopping.is_set():
+                if not self._playing.is_set():
                     # Paused: wait for resume or a single step.
-                    while not (self._auto_run.is_set() or self._auto_step.is_set()):
-                        self._auto_step.wait(0.1)
-                    if self._auto_stop.is_set():
+                    while not (self._playing.is_set() or self._one_step.is_set()):
+                        self._one_step.wait(0.1)
+                    if self._stopping.is_set():
                         break
-                    self._auto_step.clear()
-                reason = self._auto_step_once()
+                    self._one_step.clear()
+                reason = self._step()
                 if reason:
                     break
                 if self.delay:
-                    self._auto_stop.wait(self.delay)
+                    self._stopping.wait(self.delay)
         except Exception as exc:  # noqa: BLE001 - reported, never raised in a bare thread
             reason = "error: " + one_line(exc, 200, with_type=True)
             self._emit(ev.ErrorEvent(reason))
         reason = reason or self._stop_reason or "stopped"
-        self._auto_stop.set()  # from here on the autopilot no longer counts as running
-        if self.mode == Mode.AUTOPILOT:
-            self.mode = Mode.COPLAY
+        self._stopping.set()  # from here on the autopilot no longer counts as running
+        if self._host.mode == Mode.AUTOPILOT:
+            self._host.mode = Mode.COPLAY
             self._emit(ev.ModeChanged(Mode.COPLAY))
         self._emit(ev.AutopilotState("stopped", reason))
         # Handing back: the person gets a proposal for where play stands (unless the game is over).
-        self._propose_again()
+        self._host.propose_again()
 
-    def _auto_step_once(self) -> str:
+    def _step(self) -> str:
         """One autopilot command; returns the stop rule that fired, or ""."""
-        if self.current.done:
+        host = self._host
+        if host.current.done:
             return "the game has ended"
         budget = self._budget_reason()
         if budget:
             return budget
-        turn_no = self.current.turn
-        proposal = self._think_safely(turn_no)
-        if self._auto_stop.is_set():
+        turn_no = host.current.turn
+        proposal = host.propose()
+        if self._stopping.is_set():
             return self._stop_reason or "stopped"
         if proposal is None:
-            if self.current.turn != turn_no:
+            if host.current.turn != turn_no:
                 return ""  # someone played meanwhile: think again
             return "the agent had nothing to propose"
-        with self._lock:
-            if self.closed or self._auto_stop.is_set():
+        with host.game_lock:
+            if host.closed or self._stopping.is_set():
                 return self._stop_reason or "stopped"
-            if self.current.turn != turn_no or self.pending is not proposal:
+            if host.current.turn != turn_no or host.pending is not proposal:
                 return ""
-            turn = self._play(proposal.command, "agent", fate="accepted")
-        self._auto_steps += 1
+            turn = host.play_accepted(proposal)
+        self._steps += 1
         return self._stop_after(turn)
 
     def _budget_reason(self) -> str:
-        usage = self.usage
+        usage, rules = self._host.usage, self.rules
         if usage is not None:
-            if self.stop.max_tokens is not None and usage.prompt_tokens + usage.completion_tokens >= self.stop.max_tokens:
+            if rules.max_tokens is not None and usage.prompt_tokens + usage.completion_tokens >= rules.max_tokens:
                 return f"token budget reached ({usage.prompt_tokens + usage.completion_tokens})"
-            if self.stop.max_cost is not None and usage.cost >= self.stop.max_cost:
+            if rules.max_cost is not None and usage.cost >= rules.max_cost:
                 return f"cost budget reached (${usage.cost:.4f})"
         return ""
 
     def _stop_after(self, turn: Turn) -> str:
+        rules = self.rules
         if turn.done:
             return "victory" if turn.victory else ("death" if turn.dead else "the game has ended")
-        if self.stop.steps is not None and self._auto_steps >= self.stop.steps:
-            return f"step budget reached ({self._auto_steps})"
-        if self.stop.on_score_change and turn.reward:
+        if rules.steps is not None and self._steps >= rules.steps:
+            return f"step budget reached ({self._steps})"
+        if rules.on_score_change and turn.reward:
             return f"score changed ({turn.reward:+d})"
-        if self.stop.on_loop and guards.inspect(self.log).looping:
+        if rules.on_loop and guards.inspect(self._host.log).looping:
             return "going round in circles"
         return self._budget_reason()

@@ -2,7 +2,7 @@
 
 The person plays with :meth:`Session.play`; the agent's proposal is taken
 with :meth:`accept`, refused with :meth:`reject` or changed with :meth:`edit`;
-:meth:`start_autopilot` hands control to the agent until a stop rule fires or
+:meth:`Autopilot.start` (``session.autopilot``) hands control to the agent until a stop rule fires or
 the person types. Thinking and autopilot run on their own threads; a game
 lock keeps the game, the log and the recorder consistent, and is never held
 while a model is being asked, so the person can always act while the agent
@@ -49,7 +49,7 @@ UNDO_VERBS = frozenset({"undo", "oops undo"})
 NO_UNDO = "undo is switched off in this session (a baseline study's rule)"
 
 
-class Session(Thinking, Autopilot):
+class Session(Thinking):
     """A game being played by a person, an agent, or both.
 
     Args:
@@ -135,14 +135,8 @@ class Session(Thinking, Autopilot):
         self._asked: tuple[int, int, Future[Proposal | None]] | None = None
         #: How this front quits, for the line that answers the game's own QUIT.
         self.quit_how = "type /quit"
-        self._auto: threading.Thread | None = None
-        self._auto_stop = threading.Event()
-        self._auto_run = threading.Event()
-        self._auto_step = threading.Event()
-        self._auto_steps = 0
-        #: Seconds the autopilot waits between its commands (the UI's speed setting).
-        self.delay = 0.0
-        self._stop_reason = ""
+        #: Plays on its own thread until a stop rule fires (start, pause, step, stop).
+        self.autopilot = Autopilot(self, self._emit, self.stop)
         self._ready_at = time.monotonic()
         self.closed = False
         if hasattr(game, "listener"):  # a game in a worker process says when it was rebuilt in a new one
@@ -190,8 +184,8 @@ class Session(Thinking, Autopilot):
         if self._answered(command, actor):
             return self.current
         # An outside agent on autopilot has no thread of its own to stop: the mode is what hands back.
-        if actor == "human" and (self.autopilot_running or self.mode == Mode.AUTOPILOT):
-            self.stop_autopilot("the person took over")
+        if actor == "human" and (self.autopilot.running or self.mode == Mode.AUTOPILOT):
+            self.autopilot.stop("the person took over")
             self.set_mode(Mode.COPLAY)
         return self._play(command, actor, fate="superseded", extra=extra)
 
@@ -230,7 +224,7 @@ class Session(Thinking, Autopilot):
             self.pending = None
             self._withdrawn.append((proposal, reason))
         self._emit(ev.ProposalDecided(proposal, "withdrawn", reason=reason))
-        self._propose_again()
+        self.propose_again()
 
     def edit(self, command: str) -> Turn:
         """Play the person's edited version of the pending proposal (an out-of-world verb is answered)."""
@@ -328,7 +322,7 @@ class Session(Thinking, Autopilot):
             self._jumped(turn)
             self._record.undo(turn, levels=n)
         self._emit(ev.TurnDone(turn, "game", jump="undo"))
-        self._propose_again()
+        self.propose_again()
         return turn
 
     def restart(self) -> Turn:
@@ -338,7 +332,7 @@ class Session(Thinking, Autopilot):
             self._jumped(turn)
             self._record.restart(turn)
         self._emit(ev.TurnDone(turn, "game", jump="restart"))
-        self._propose_again()
+        self.propose_again()
         return turn
 
     def save(self, name: str, folder: Path | None = None) -> Path:
@@ -361,7 +355,7 @@ class Session(Thinking, Autopilot):
             self._jumped(turn)
             self._record.restore(name, turn)
         self._emit(ev.TurnDone(turn, "game", jump="restore"))
-        self._propose_again()
+        self.propose_again()
         return turn
 
     def checkpoints(self, folder: Path | None = None) -> list[dict[str, Any]]:
@@ -394,10 +388,14 @@ class Session(Thinking, Autopilot):
         self._epoch += 1
         self._notes_turn = -1  # the notes are rebuilt for the state jumped to
 
-    def _propose_again(self) -> None:
+    def play_accepted(self, proposal: Proposal) -> Turn:
+        """Play a proposal as the agent's command (the autopilot's move; call with the game lock held)."""
+        return self._play(proposal.command, "agent", fate="accepted")
+
+    def propose_again(self) -> None:
         """In co-play, ask the agent about the current turn (after a jump, or the autopilot handing back)."""
         if self.mode == Mode.COPLAY and self.agent is not None and not self.closed and not self.current.done \
-                and not self.autopilot_running and self.pending is None:
+                and not self.autopilot.running and self.pending is None:
             try:
                 self.request_proposal()
             except RuntimeError:  # the thinking thread was shut down: the session is closing
@@ -409,13 +407,13 @@ class Session(Thinking, Autopilot):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}")
         mode = Mode(mode)
-        if mode != Mode.AUTOPILOT and self.autopilot_running:
-            self.stop_autopilot("mode changed")
+        if mode != Mode.AUTOPILOT and self.autopilot.running:
+            self.autopilot.stop("mode changed")
         self.mode = mode
         self._emit(ev.ModeChanged(mode))
-        if mode == Mode.AUTOPILOT and not self.autopilot_running:
+        if mode == Mode.AUTOPILOT and not self.autopilot.running:
             if self.agent is not None:  # without one, an outside agent (MCP) is the autopilot
-                self.start_autopilot()
+                self.autopilot.start()
         elif mode == Mode.COPLAY and self.agent is not None and self.pending is None and not self.current.done:
             self.request_proposal()
 
@@ -424,12 +422,12 @@ class Session(Thinking, Autopilot):
         """Stop the agent, note how the game went, and close the recorder and memory."""
         if self.closed:
             return
-        self.stop_autopilot("session closed")
+        self.autopilot.stop("session closed")
         # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
         self._thinker.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             self.closed = True
-        self.wait_autopilot(5)
+        self.autopilot.wait(5)
         close_agent = getattr(self.agent, "close", None)
         if close_agent is not None:
             close_agent()  # a planner's fork: waits for a search in flight to stop

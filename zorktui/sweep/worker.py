@@ -66,7 +66,7 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
         built = build_session(options)
         session = built.session
         try:
-            reason = session.run_autopilot(spec.steps)
+            reason = session.autopilot.run(spec.steps)
         finally:
             session.close()
             session.game.close()

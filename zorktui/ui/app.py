@@ -100,7 +100,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self.study = BaselineView(built.baseline)
         self.startup_notes[:0] = built.warnings
         # A person watches the autopilot here: a short pause between its commands unless configured.
-        self.session.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
+        self.session.autopilot.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
             else DEFAULT_AUTOPILOT_DELAY
         # The line that answers the game's own QUIT names this front's way.
         self.session.quit_how = "press ctrl+q (your session is kept)"
@@ -159,7 +159,7 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
             self.post_message(SessionEvent(ev.ProposalReady(self.session.pending)))
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
-                self.session.start_autopilot()
+                self.session.autopilot.start()
             elif self.session.mode == Mode.COPLAY and self.session.pending is None:
                 self.session.request_proposal()
         self.query_one(CommandLine).focus()

@@ -144,7 +144,7 @@ class SessionBridge(AppMixin):
         if verdict.accepted:
             return
         agent = self.query_one(AgentPanel)
-        if agent.state.refuse(event.turn, verdict) and self.session.autopilot_running:
+        if agent.state.refuse(event.turn, verdict) and self.session.autopilot.running:
             self.query_one(Transcript).note(f"The critic refused {refusal_line(verdict)}")
         agent.redraw()
 
@@ -200,8 +200,8 @@ class SessionBridge(AppMixin):
         if s.agent is not None or s.pending is not None:
             llm += ": thinking…" if agent.thinking else (": ready" if s.pending is not None else ": idle")
         auto = ""
-        if s.autopilot_running:
-            auto = ("AUTOPILOT paused" if s.autopilot_paused else "AUTOPILOT") + f" {s.delay:g}s"
+        if s.autopilot.running:
+            auto = ("AUTOPILOT paused" if s.autopilot.paused else "AUTOPILOT") + f" {s.autopilot.delay:g}s"
         self.query_one(StatusBar).update_status(
             title=s.game.story.title or Path(str(s.game.story.path)).stem,
             location=turn.location.name if turn.location else "",
@@ -212,7 +212,7 @@ class SessionBridge(AppMixin):
     def _show_hint(self) -> None:
         p = self.session.pending
         line = self.query_one(CommandLine)
-        if p is not None and p.turn == self.session.current.turn and not self.session.autopilot_running:
+        if p is not None and p.turn == self.session.current.turn and not self.session.autopilot.running:
             verdict = ""
             if p.verdict is not None:
                 verdict = f"  [critic {'in favour' if p.verdict.accepted else 'against'}, {p.verdict.score:+.2f}]"
@@ -221,5 +221,5 @@ class SessionBridge(AppMixin):
             line.set_hint(None)
 
     def _after_turn_started(self) -> None:
-        if not self.session.autopilot_running and not self.session.current.done:
+        if not self.session.autopilot.running and not self.session.current.done:
             self.fetch_actions()

@@ -164,8 +164,8 @@ class PlayerActions(AppMixin):
 
     def action_autopilot(self) -> None:
         """Hand control to the agent, or take it back."""
-        if self.session.autopilot_running:
-            self.session.stop_autopilot("you took the controls back")
+        if self.session.autopilot.running:
+            self.session.autopilot.stop("you took the controls back")
         elif self.session.agent is None and self.mcp and self.session.mode == Mode.AUTOPILOT:
             self.set_mode(Mode.COPLAY)  # the outside agent's commands are proposals again
             self.notify("Co-play: the outside agent's commands wait for your decision.", timeout=4)
@@ -185,38 +185,38 @@ class PlayerActions(AppMixin):
         if self.session.current.done:
             self.notify("The story has ended; /undo or /restart first.", severity="warning")
             return
-        self.session.start_autopilot(steps)
+        self.session.autopilot.start(steps)
         self._show_hint()
         self._refresh_status()
 
     def action_pause(self) -> None:
         """Pause or resume the autopilot."""
         s = self.session
-        if not s.autopilot_running:
+        if not s.autopilot.running:
             self.notify("The autopilot is not on (ctrl+a).", timeout=3)
-        elif s.autopilot_paused:
-            s.resume()
+        elif s.autopilot.paused:
+            s.autopilot.resume()
         else:
-            s.pause()
+            s.autopilot.pause()
         self._refresh_status()
 
     def action_step(self) -> None:
         """One autopilot command when paused; otherwise play the pending proposal."""
-        if self.session.autopilot_running:
-            if not self.session.autopilot_paused:
-                self.session.pause()
-            self.session.step_once()
+        if self.session.autopilot.running:
+            if not self.session.autopilot.paused:
+                self.session.autopilot.pause()
+            self.session.autopilot.step_once()
         else:
             self.action_accept()
 
     def action_speed(self) -> None:
         """Cycle the autopilot's delay between commands."""
-        later = [d for d in SPEEDS if d > self.session.delay]
+        later = [d for d in SPEEDS if d > self.session.autopilot.delay]
         self.set_delay(later[0] if later else SPEEDS[0])
 
     def set_delay(self, delay: float) -> None:
         """Seconds the autopilot waits between commands."""
-        self.session.delay = delay
+        self.session.autopilot.delay = delay
         self.notify(f"Autopilot delay {delay:g} s", timeout=2)
         self._refresh_status()
 
