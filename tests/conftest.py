@@ -18,6 +18,11 @@ Games and apps that close themselves:
   did not close itself (the app never ran) is closed at teardown.
 
 Plain helpers (the trajectory's records, waiting on the app under Pilot) are in tests/helpers.py.
+
+The quick subset (``python -m pytest -q -m quick``, under a minute on 2 cores): the modules in
+``QUICK_MODULES``, each a few seconds at most: the engine on our own stories, the records, the
+layering and lint-level checks, the app's snapshots. A new module whose tests are as quick joins
+the list.
 """
 
 from __future__ import annotations
@@ -40,12 +45,31 @@ def _twgames():
     return twgames
 
 
+#: Test modules of the quick subset (``-m quick``), measured at a few seconds each at most.
+QUICK_MODULES = frozenset({
+    "test_action_search", "test_agent_reply", "test_bundled_game", "test_checkpoint_files", "test_compass",
+    "test_deaths_and_questions", "test_fingerprint", "test_game_ops", "test_grammar_v1",
+    "test_layering", "test_memory_textworld", "test_opening_stops",
+    "test_pairs", "test_replay_watch", "test_search_workers", "test_sight", "test_story", "test_surfaces_from_text",
+    "test_text", "test_timeless_commands", "test_ui_proposal_line", "test_ui_snapshots", "test_unseen_libraries",
+    "test_verb_groups", "test_ways", "test_write_failures", "test_zil_other_versions", "test_zil_scenery_and_dark",
+    "test_zil_v3",
+})
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
         "textworld: checks the engine against generated TextWorld games (needs textworld + tw-make)",
     )
+    config.addinivalue_line("markers", "quick: in the quick subset, under a minute in all (see QUICK_MODULES)")
     config.stash[_TW_REPORT] = {}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in QUICK_MODULES:
+            item.add_marker(pytest.mark.quick)
 
 
 @pytest.fixture(scope="session")
