@@ -10,9 +10,9 @@ from typing import Any
 from helpers import recorded, settle, type_command, until
 
 from zorktui.locations import config_dir
-from zorktui.session.appcommands import APP_COMMANDS
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.factory import SessionOptions, build_session
+from zorktui.session.slash_commands import APP_COMMANDS
 from zorktui.ui.app import create_app
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.keymap import UiConfig

@@ -17,8 +17,8 @@ from zorktui.engine.errors import RecordError, ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
-from zorktui.session.appcommands import AppCommand, CommandError, parse, saves_text
 from zorktui.session.session import Session
+from zorktui.session.slash_commands import AppCommand, CommandError, parse, saves_text
 
 #: App commands that make sense without the app's screen.
 LINE_COMMANDS = ("undo", "save", "restore", "saves", "restart", "help", "quit")
@@ -238,7 +238,7 @@ def line_command(session: Session, command: AppCommand) -> str:
         return saves_text(session.checkpoints())
     elif name == "help":
         # deferred: loaded already with the session; kept beside its one use
-        from zorktui.session.appcommands import help_lines
+        from zorktui.session.slash_commands import help_lines
 
         return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()
                          if usage.split()[0][1:] in LINE_COMMANDS)

@@ -1,7 +1,7 @@
 """The app commands (``/undo 2``, ``/save NAME``...): one registry, read by the command line and the palette.
 
 Each entry joins a command's usage and help (from
-:data:`zorktui.session.appcommands.APP_COMMANDS`, which line mode shares) to
+:data:`zorktui.session.slash_commands.APP_COMMANDS`, which line mode shares) to
 what it does in the app. The command line runs entries by name
 (:meth:`ZorkApp.run_app_command`); the command palette (ctrl+p) lists them
 through :class:`zorktui.ui.palette.AppCommandProvider`.
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from zorktui.session.appcommands import APP_COMMANDS, AppCommand, CommandError, saves_text
+from zorktui.session.slash_commands import APP_COMMANDS, AppCommand, CommandError, saves_text
 
 if TYPE_CHECKING:  # hints only
     from zorktui.ui.app_host import AppHost

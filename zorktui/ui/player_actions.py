@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.widgets import Input
 
-from zorktui.session import appcommands as appcmd
+from zorktui.session import slash_commands as appcmd
 from zorktui.session.modes import Mode
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.app_host import AppMixin

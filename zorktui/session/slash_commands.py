@@ -1,4 +1,4 @@
-"""App commands typed on the command line (``/undo 2``): they never reach the game.
+"""Slash commands typed on the command line (``/undo 2``): their words, parsing, help and answers; they never reach the game.
 
 Shared by the app and line mode (see :mod:`zorktui.session.headless`).
 """
