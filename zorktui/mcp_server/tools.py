@@ -15,7 +15,6 @@ from zorktui.agent.safety import clean_text, reserved_reason, safe_command
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session.headless import status_line
-from zorktui.session.meta import meta_verb
 from zorktui.session.session import Session
 
 if TYPE_CHECKING:  # hints only
@@ -83,7 +82,7 @@ class GameTools:
         session = self.session
         if session.current.done:
             raise ToolRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
-        action = meta_verb(command, session.game.zm.dictionary)
+        action = session.out_of_world(command)
         if action is not None:
             raise ToolRefused(INSTEAD[action])
         why = reserved_reason(command)

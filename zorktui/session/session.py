@@ -189,9 +189,13 @@ class Session(Thinking):
             self.set_mode(Mode.COPLAY)
         return self._play(command, actor, fate="superseded", extra=extra)
 
+    def out_of_world(self, command: str) -> str | None:
+        """The game's own out-of-world verb a command is (QUIT, SAVE...: see ``session/meta.py``), else None."""
+        return meta_verb(command, self.game.zm.dictionary)
+
     def _answered(self, command: str, actor: str) -> bool:
         """Answer an out-of-world command with one line (a NotPlayed event); False for a command to play."""
-        action = meta_verb(command, self.game.zm.dictionary)
+        action = self.out_of_world(command)
         if action is None:
             return False
         self.say_not_played(" ".join(command.split()), actor, instead(action, self.quit_how))
