@@ -25,7 +25,7 @@ from zorktui.agent.mcts.choice import SearchReport
 from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
-from zorktui.engine.errors import GameError
+from zorktui.engine.errors import GameError, ZorkTuiError
 from zorktui.engine.worker.channel import Channel, WorkerDied
 
 if TYPE_CHECKING:  # hints only
@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # hints only
     from zorktui.engine.game_api import GameApi
 
 _HOST = "zorktui.agent.mcts.planner_process:PlannerHost"
+_WHAT = "the planner's search"
 
 
 @dataclass(frozen=True)
@@ -116,18 +117,11 @@ class PlannerProcess:
     def _start(self) -> Channel:
         channel = Channel("zorktui.engine.worker")
         try:
-            self._answer(channel, ("open", _HOST, self._spec))
-        except (WorkerDied, GameError) as exc:
+            channel.open_host(_HOST, self._spec, _WHAT)
+        except (WorkerDied, ZorkTuiError) as exc:
             channel.close()
             raise GameError(f"the planner's search could not start ({exc})") from None
         return channel
-
-    @staticmethod
-    def _answer(channel: Channel, message: tuple[Any, ...]) -> Any:
-        reply = channel.ask(message)
-        if reply[0] == "ok":
-            return reply[1]
-        raise GameError(f"the planner's search failed: {reply[-1]}")
 
     def suggest(self, situation: Situation) -> Idea:
         """Search from the situation's state in the worker (or reuse its last search) and pick a command."""
@@ -140,10 +134,10 @@ class PlannerProcess:
                         raise GameError("the planner has been closed")
                     if self._channel is None:
                         self._channel = self._start()
-                    priors, lessons = self._answer(self._channel, ("call", "begin", (situation,)))
+                    priors, lessons = self._channel.call("begin", situation, what=_WHAT)
                     if adjusted is None:
                         adjusted = self._model_prior(situation, priors, lessons)
-                    idea, self.report = self._answer(self._channel, ("call", "finish", adjusted))
+                    idea, self.report = self._channel.call("finish", *adjusted, what=_WHAT)
                     if restarted:
                         idea.notes.insert(0, restarted)
                     return idea  # type: ignore[no-any-return]

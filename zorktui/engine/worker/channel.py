@@ -26,6 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from zorktui.engine.errors import GameError, RecordError, StoryError, ZorkTuiError
 from zorktui.engine.scratch import scratch_folder
 
 #: The folder holding the zorktui package this process imported (a checkout, or site-packages).
@@ -33,6 +34,10 @@ PACKAGE_ROOT = str(Path(str(files("zorktui"))).resolve().parent)
 
 #: The workers' working folder, made with the first worker and removed when this process exits.
 _folder: str | None = None
+
+
+#: zorktui's own errors a worker's answer may carry, raised again here as the same class.
+_ERRORS: dict[str, type[ZorkTuiError]] = {cls.__name__: cls for cls in (GameError, StoryError, RecordError, ZorkTuiError)}
 
 
 class WorkerDied(RuntimeError):
@@ -122,6 +127,33 @@ class Channel:
         """
         self.send(message)
         return self.receive()
+
+    def open_host(self, host: str, spec: Any, what: str) -> Any:
+        """Open the worker's host (``"zorktui.MODULE:CLASS"``, see :mod:`zorktui.engine.worker.serve`); what it reports.
+
+        Raises:
+            WorkerDied: As :meth:`ask`.
+            ZorkTuiError: The host refused (its own error, the same class), or failed (a
+                :class:`GameError` saying ``what`` failed).
+        """
+        return self._unpack(self.ask(("open", host, spec)), what)
+
+    def call(self, name: str, *args: Any, what: str) -> Any:
+        """Call the host's method ``name`` in the worker and return its answer.
+
+        Raises:
+            WorkerDied: As :meth:`ask`.
+            ZorkTuiError: As :meth:`open_host`.
+        """
+        return self._unpack(self.ask(("call", name, args)), what)
+
+    @staticmethod
+    def _unpack(reply: tuple[Any, ...], what: str) -> Any:
+        if reply[0] == "ok":
+            return reply[1]
+        if reply[0] == "raise":
+            raise _ERRORS.get(reply[1], GameError)(reply[2])
+        raise GameError(f"{what} failed: {reply[-1]}")
 
     def ended(self) -> str:
         """How the worker ended, in a few words (waiting a moment for a dying one)."""

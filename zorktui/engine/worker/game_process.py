@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from zorktui.engine.asking import Outcome
-from zorktui.engine.errors import GameError, RecordError, StoryError, ZorkTuiError
+from zorktui.engine.errors import GameError, ZorkTuiError
 from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
 from zorktui.engine.turn import Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints
@@ -39,7 +39,8 @@ from zorktui.engine.worker.words import WorkerWords
 _HOST = "zorktui.engine.worker.game_host:GameHost"
 #: Attempts to rebuild the game in a new worker before play stops.
 REBUILD_TRIES = 3
-_ERRORS: dict[str, type[ZorkTuiError]] = {cls.__name__: cls for cls in (GameError, StoryError, RecordError, ZorkTuiError)}
+#: Who failed, in the line a worker's own fault gives.
+_WHAT = "the game's worker"
 
 
 def _said(command: str) -> str:
@@ -100,25 +101,17 @@ class GameProcess:
         for attempt in range(REBUILD_TRIES):
             channel = Channel("zorktui.engine.worker")
             try:
-                reply = channel.ask(("open", _HOST, self._spec))
-                break
+                opened: dict[str, Any] = channel.open_host(_HOST, self._spec, _WHAT)
+                self._channel = channel
+                return opened
             except WorkerDied as death:
                 channel.close()
                 if attempt == REBUILD_TRIES - 1:
                     raise GameError(f"the game's interpreter could not start ({death})") from None
-        if reply[0] != "ok":
-            channel.close()
-        opened: dict[str, Any] = self._unpack(reply)
-        self._channel = channel
-        return opened
-
-    @staticmethod
-    def _unpack(reply: tuple[Any, ...]) -> Any:
-        if reply[0] == "ok":
-            return reply[1]
-        if reply[0] == "raise":
-            raise _ERRORS.get(reply[1], GameError)(reply[2])
-        raise GameError(f"the game's worker failed: {reply[1]}")
+            except ZorkTuiError:
+                channel.close()
+                raise
+        raise AssertionError("unreachable")
 
     @property
     def worker_pid(self) -> int | None:
@@ -142,7 +135,7 @@ class GameProcess:
                 if self._channel is None:
                     raise GameError("the game is closed")
                 try:
-                    answer = self._unpack(self._channel.ask(("call", name, args)))
+                    answer = self._channel.call(name, *args, what=_WHAT)
                 except WorkerDied as death:
                     if self._closed:
                         raise GameError("the game is closed") from None
@@ -175,7 +168,7 @@ class GameProcess:
             try:
                 self._start()
                 assert self._channel is not None
-                moved = self._unpack(self._channel.ask(("call", "replay", (self._journal, self.current))))
+                moved = self._channel.call("replay", self._journal, self.current, what=_WHAT)
                 self.current, self._undo_depth = moved
                 self.zm.stale()
                 self.rebuilds += 1
