@@ -15,7 +15,7 @@ def test_a_command_is_played_while_a_search_is_under_way(tmp_path: Path) -> None
         session.play("south")  # a room not searched yet
         found: list[tuple[str, ...]] = []
         # Hold the search where it has copied the state and let go of the game.
-        session._search._lock.acquire()
+        session.thinker.search._lock.acquire()
         searching = threading.Thread(target=lambda: found.append(session.valid_actions()))
         searching.start()
         time.sleep(0.2)
@@ -25,12 +25,12 @@ def test_a_command_is_played_while_a_search_is_under_way(tmp_path: Path) -> None
         played.join(10)
         assert not played.is_alive(), "a command waited for the valid-action search"
         assert session.current.command == "look"
-        session._search._lock.release()
+        session.thinker.search._lock.release()
         searching.join(60)
         # The answer is that of the state the search began in, and the game knows it too.
         assert found and found[0]
         assert session.game.valid_actions_cached() == found[0]
     finally:
-        if session._search._lock.locked():
-            session._search._lock.release()
+        if session.thinker.search._lock.locked():
+            session.thinker.search._lock.release()
         session.close()

@@ -12,10 +12,13 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zorktui.agent.playlog import normal, short_result
 from zorktui.agent.safety import clean_text
+
+if TYPE_CHECKING:
+    from zorktui.engine.turn import Turn
 
 #: Lessons kept per story (oldest dropped first).
 MAX_LESSONS = 200
@@ -95,6 +98,13 @@ class KnowledgeBase:
         lesson = Lesson("ending", clean_text(text)[:300])
         self.add(lesson)
         return lesson
+
+    def game_over(self, turn: Turn, rooms: int, max_score: int | None) -> Lesson:
+        """Learn from how a game went: how it ended, after how many turns, its score and rooms seen."""
+        score = "no score" if turn.score is None else f"score {turn.score}" + (f"/{max_score}" if max_score else "")
+        how = "won" if turn.victory else ("died" if turn.dead else ("ended" if turn.done else "stopped"))
+        return self.ending(f"An earlier game {how} after {turn.turn} turns with {score}, "
+                           f"{rooms} rooms seen, last in {turn.location.name if turn.location else '?'}.")
 
     def deadly(self, room: str, command: str) -> bool:
         """Whether ``command`` killed the player in ``room`` before."""

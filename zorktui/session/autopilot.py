@@ -51,8 +51,10 @@ class AutopilotHost(Protocol):
     usage: Usage | None
     log: PlayLog
     mode: Mode
-    pending: Proposal | None
     closed: bool
+
+    @property
+    def pending(self) -> Proposal | None: ...
 
     @property
     def current(self) -> Turn: ...

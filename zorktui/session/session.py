@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,19 +27,20 @@ from zorktui.agent.subagents import SubAgents
 from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
-from zorktui.session.action_search import ActionSearch
 from zorktui.session.autopilot import Autopilot, StopRules
+from zorktui.session.decisions import Decisions
 from zorktui.session.files.folder import SessionError
 from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
 from zorktui.session.recording import Closable, MemoryOnly, Recorder, valid_actions_fields
+from zorktui.session.thinker import Thinker
 
 if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the factory, which imports them
     from zorktui.agent.llm import Usage
     from zorktui.agent.llm_judge import LlmJudge
+    from zorktui.agent.situation import MapView, Situation
     from zorktui.memory.graph import Memory
     from zorktui.session.files.recorder import SessionRecorder
-from zorktui.session.thinking import Thinking
 
 MODES = tuple(Mode)
 
@@ -49,7 +50,7 @@ UNDO_VERBS = frozenset({"undo", "oops undo"})
 NO_UNDO = "undo is switched off in this session (a baseline study's rule)"
 
 
-class Session(Thinking):
+class Session:
     """A game being played by a person, an agent, or both.
 
     Args:
@@ -104,7 +105,6 @@ class Session(Thinking):
         # Every turn and jump goes to one recorder: the folder's, or the memory alone.
         self._record: Recorder = recorder if recorder is not None else MemoryOnly(self.memory)
         self.knowledge = knowledge
-        self.llm_judge = llm_judge
         self.critic = Critic(peek=game.peek, deadly=knowledge.deadly if knowledge else None,
                              llm_judge=llm_judge) if critic else None
         self.stop = stop or StopRules()
@@ -115,28 +115,19 @@ class Session(Thinking):
         self.allow_undo = allow_undo
         self._close_memory = close_memory
         self.log = log if log is not None else PlayLog(game.current)
-        self.objective = ""
-        self.pending: Proposal | None = None
-        self.last_verdict: Verdict | None = None
-        self._rejected: list[tuple[Proposal, str]] = []
-        #: Outside proposals taken back undecided this turn, with why (recorded with the next turn).
-        self._withdrawn: list[tuple[Proposal, str]] = []
-        self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
+        #: The proposals of the turn being played and their fates, until it is recorded.
+        self.decisions = Decisions()
         self._lock = threading.RLock()
-        self._search = ActionSearch(game, self._lock)
-        # (turn, state hash) whose valid actions the memory last learned ways out from.
-        self._ways_learned: tuple[int, str] | None = None
         self._subscribers: list[Callable[[ev.Event], None]] = []
-        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
-        self._notes_turn = -1
-        #: Counts jumps (undo, restart, restore): a thought begun before one is for a line of play that is gone.
+        # Counts jumps (undo, restart, restore): a thought begun before one is for a line of play that is gone.
         self._epoch = 0
-        # The thought asked for last: (turn, epoch, future), so one request per turn is enough.
-        self._asked: tuple[int, int, Future[Proposal | None]] | None = None
         #: How this front quits, for the line that answers the game's own QUIT.
         self.quit_how = "type /quit"
         #: Plays on its own thread until a stop rule fires (start, pause, step, stop).
         self.autopilot = Autopilot(self, self._emit, self.stop)
+        #: Finds the valid actions, gathers the situation and asks the agent (its own thread).
+        self.thinker = Thinker(self, self._emit, game, self._lock, self.log, agent=agent, memory=self.memory,
+                               knowledge=knowledge, critic=self.critic, llm_judge=llm_judge, subagents=subagents)
         self._ready_at = time.monotonic()
         self.closed = False
         if hasattr(game, "listener"):  # a game in a worker process says when it was rebuilt in a new one
@@ -168,6 +159,63 @@ class Session(Thinking):
     def current(self) -> Turn:
         """The current turn."""
         return self.game.current
+
+    # ----------------------------------------------------------- thinking
+    @property
+    def objective(self) -> str:
+        """The agent's current objective."""
+        return self.thinker.objective
+
+    @property
+    def last_verdict(self) -> Verdict | None:
+        """The critic's last verdict on the agent's own proposals."""
+        return self.thinker.last_verdict
+
+    def request_proposal(self) -> Future[Proposal | None]:
+        """Think about the current turn on the thinking thread; ProposalReady follows (see :class:`Thinker`)."""
+        return self.thinker.request_proposal()
+
+    def propose(self) -> Proposal | None:
+        """Think about the current turn on this thread (scripts, tests and the autopilot)."""
+        return self.thinker.propose()
+
+    def valid_actions(self) -> tuple[str, ...]:
+        """The current state's valid actions, searched without holding up play (RuntimeError: closed)."""
+        return self.thinker.valid_actions()
+
+    def judge(self, command: str) -> Verdict | None:
+        """The critic's verdict on a command someone means to play now (None: no critic; RuntimeError: closed)."""
+        return self.thinker.judge(command)
+
+    def situation(self, view: MapView | None = None) -> Situation:
+        """What a policy may look at now: valid actions, map, warnings, lessons (RuntimeError: closed)."""
+        return self.thinker.situation(view)
+
+    @property
+    def epoch(self) -> int:
+        """Counts jumps (undo, restart, restore)."""
+        return self._epoch
+
+    @property
+    def pending(self) -> Proposal | None:
+        """The proposal waiting for the person (the agent's, or an outside client's)."""
+        return self.decisions.pending
+
+    @property
+    def rejected(self) -> list[tuple[Proposal, str]]:
+        """The proposals the person refused this turn, with why."""
+        return self.decisions.rejected
+
+    def deliver(self, proposal: Proposal, turn_no: int, epoch: int) -> bool:
+        """Make the agent's finished thought the pending proposal, unless its turn is gone (False)."""
+        with self._lock:
+            if self.closed or self.current.turn != turn_no or self._epoch != epoch:
+                return False  # the person moved on, went back, or left while the agent thought
+            waiting = self.decisions.pending_for(turn_no)
+            if waiting is not None and waiting.client is not None:
+                return False  # an outside agent's proposal waits for the person: it is not replaced
+            self.decisions.take(proposal)
+            return True
 
     # --------------------------------------------------------------- play
     def play(self, command: str, actor: str = "human", extra: dict[str, Any] | None = None) -> Turn:
@@ -214,19 +262,17 @@ class Session(Thinking):
     def offer(self, proposal: Proposal) -> None:
         """Make an outside agent's command the pending proposal (it replaces the own agent's, noted)."""
         with self._lock:
-            replaced = self.pending
-            if replaced is not None and replaced.turn == self.current.turn:
+            replaced = self.decisions.pending_for(self.current.turn)
+            if replaced is not None:
                 proposal.notes.append(f"in place of {replaced.source}'s proposal '{replaced.command}'")
-            self.pending = proposal
+            self.decisions.pending = proposal
         self._emit(ev.ProposalReady(proposal))
 
     def withdraw(self, proposal: Proposal, reason: str) -> None:
         """Take back a pending proposal undecided (recorded with the next turn as superseded, with why)."""
         with self._lock:
-            if self.pending is not proposal:
+            if not self.decisions.take_back(proposal, reason):
                 return
-            self.pending = None
-            self._withdrawn.append((proposal, reason))
         self._emit(ev.ProposalDecided(proposal, "withdrawn", reason=reason))
         self.propose_again()
 
@@ -239,11 +285,9 @@ class Session(Thinking):
     def reject(self, reason: str = "") -> None:
         """Refuse the pending proposal; the agent hears the reason and proposes again."""
         with self._lock:
-            proposal = self.pending
-            if proposal is None:
-                return
-            self.pending = None
-            self._rejected.append((proposal, reason))
+            proposal = self.decisions.refuse(reason)
+        if proposal is None:
+            return
         self._emit(ev.ProposalDecided(proposal, "rejected", reason=reason))
         if self.agent is not None and self.mode == Mode.COPLAY:
             self.request_proposal()
@@ -253,7 +297,7 @@ class Session(Thinking):
             raise SessionError(NO_UNDO)
         with self._lock:
             before = self.current
-            decided = self.pending if self.pending is not None and self.pending.turn == before.turn else None
+            decided = self.decisions.pending_for(before.turn)
             turn = self.game.step(command)
             extra = {**(extra or {}), **self._decided(fate)}
             extra.update(self.valid_extra())
@@ -277,39 +321,16 @@ class Session(Thinking):
         return valid_actions_fields(self.game) if self.record_valid_actions else {}
 
     def _decided(self, fate: str) -> dict[str, Any]:
-        """The proposal fields of the turn being recorded; clears what was pending."""
-        extra: dict[str, Any] = {}
-        proposal, reason = self.pending, None
-        if proposal is not None and proposal.turn != self.current.turn - 1:
-            proposal = None
-        if proposal is None and self._rejected:
-            proposal, reason = self._rejected.pop()
-            fate = "rejected"
-        elif proposal is None and self._withdrawn:
-            (proposal, reason), fate = self._withdrawn.pop(), "superseded"
-        if proposal is not None:
-            record = proposal.to_record(fate, reason or None)
-            earlier = [{"command": p.command, "by": "person", "reason": r or None} for p, r in self._rejected]
-            earlier += [{"command": p.command, "by": p.source, "reason": r} for p, r in self._withdrawn]
-            if earlier:
-                record["refused"] = earlier + record.get("refused", [])
-            extra["proposal"] = record
+        """The proposal and spending fields of the turn being recorded; clears the table."""
+        extra = self.decisions.record(fate, self.current.turn - 1)
         # Think time runs from the moment the prompt was ready to the command, whoever typed it.
         extra["think_ms"] = round((time.monotonic() - self._ready_at) * 1000, 1)
-        if self._spend["think_ms"]:
-            extra["agent_ms"] = round(self._spend["think_ms"], 1)
-        if self._spend["tokens"]:
-            extra["tokens"] = self._spend["tokens"]
-        if self._spend["cost"]:
-            extra["cost"] = round(self._spend["cost"], 6)
+        extra.update(self.decisions.spent())
         if self.usage is not None and self.usage.calls > self._calls_recorded:
             # Every model call since the last record (agent, critic, sub-agents, prior, a probe).
             extra["llm_calls"] = self.usage.calls - self._calls_recorded
             self._calls_recorded = self.usage.calls
-        self.pending = None
-        self._rejected = []
-        self._withdrawn = []
-        self._spend = {"think_ms": 0.0, "tokens": 0, "cost": 0.0}
+        self.decisions.clear()
         return extra
 
     # -------------------------------------------------------------- jumps
@@ -386,11 +407,9 @@ class Session(Thinking):
     def _jumped(self, turn: Turn) -> None:
         self._ready_at = time.monotonic()
         self.log.reset(turn)
-        self.pending = None
-        self._rejected = []
-        self._withdrawn = []
+        self.decisions.clear()
         self._epoch += 1
-        self._notes_turn = -1  # the notes are rebuilt for the state jumped to
+        self.thinker.jumped()
 
     def play_accepted(self, proposal: Proposal) -> Turn:
         """Play a proposal as the agent's command (the autopilot's move; call with the game lock held)."""
@@ -428,23 +447,18 @@ class Session(Thinking):
             return
         self.autopilot.stop("session closed")
         # A model call in flight is not waited for: its answer is dropped (closed is checked under the lock).
-        self._thinker.shutdown(wait=False, cancel_futures=True)
+        self.thinker.close()
         with self._lock:
             self.closed = True
         self.autopilot.wait(5)
         close_agent = getattr(self.agent, "close", None)
         if close_agent is not None:
             close_agent()  # a planner's fork: waits for a search in flight to stop
-        self._search.close()
+        self.thinker.close_search()
         with self._lock:
             turn = self.current
             if self.knowledge is not None and turn.turn > 0:
-                rooms = len(self.log.rooms_seen())
-                score = "no score" if turn.score is None else f"score {turn.score}" + (
-                    f"/{self.game.max_score}" if self.game.max_score else "")
-                how = "won" if turn.victory else ("died" if turn.dead else ("ended" if turn.done else "stopped"))
-                self.knowledge.ending(f"An earlier game {how} after {turn.turn} turns with {score}, "
-                                      f"{rooms} rooms seen, last in {turn.location.name if turn.location else '?'}.")
+                self.knowledge.game_over(turn, len(self.log.rooms_seen()), self.game.max_score)
             self._record.close()
             if self._close_memory is not None:
                 self._close_memory.close()

@@ -1,15 +1,18 @@
 """How the session thinks: the valid actions found beside the game, the situation gathered, the
 policy asked, safety, guards and the critic let refuse, and a fallback when they refuse too often.
 
-A mixin of :class:`zorktui.session.session.Session`, which holds the state it reads.
+A part of :class:`zorktui.session.session.Session` (``session.thinker``), given the
+session's collaborators and its table of decisions (:class:`ThinkerHost`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from concurrent.futures import Future
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from zorktui.agent import guards
 from zorktui.agent.playlog import normal
@@ -20,11 +23,9 @@ from zorktui.engine.directions import COMMON
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
+from zorktui.session.action_search import ActionSearch
 
-if TYPE_CHECKING:  # the host's parts, named in hints only
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
+if TYPE_CHECKING:  # the collaborators, named in hints only
     from zorktui.agent.critic import Critic
     from zorktui.agent.knowledge import KnowledgeBase
     from zorktui.agent.llm_judge import LlmJudge
@@ -33,7 +34,6 @@ if TYPE_CHECKING:  # the host's parts, named in hints only
     from zorktui.agent.subagents import SubAgents
     from zorktui.engine.game_api import GameApi
     from zorktui.memory.graph import Memory
-    from zorktui.session.action_search import ActionSearch
 
 #: Candidates the critic or guards may refuse before it picks the best untried valid action itself.
 MAX_ATTEMPTS = 3
@@ -41,37 +41,98 @@ MAX_ATTEMPTS = 3
 OBJECTIVE_EVERY = 25
 
 
-class Thinking:
-    """The proposal pipeline of a :class:`Session` (thinking thread, scripts, the autopilot)."""
+class ThinkerHost(Protocol):
+    """The session's table of decisions, as the thinker reads it and hands its proposals to."""
 
-    # Held by the host (:class:`Session`), which sets them all in its ``__init__``.
-    game: GameApi
-    agent: Policy | None
-    memory: Memory | None
-    knowledge: KnowledgeBase | None
-    critic: Critic | None
-    llm_judge: LlmJudge | None
-    subagents: SubAgents | None
-    log: PlayLog
-    objective: str
-    pending: Proposal | None
-    last_verdict: Verdict | None
     closed: bool
-    _lock: threading.RLock
-    _search: ActionSearch
-    _thinker: ThreadPoolExecutor
-    _epoch: int
-    _asked: tuple[int, int, Future[Proposal | None]] | None
-    _ways_learned: tuple[int, str] | None
-    _notes_turn: int
-    _rejected: list[tuple[Proposal, str]]
-    _spend: dict[str, float]
 
-    if TYPE_CHECKING:  # the host's, too
-        @property
-        def current(self) -> Turn: ...
+    @property
+    def pending(self) -> Proposal | None:
+        """The proposal waiting for the person."""
+        ...
 
-        def _emit(self, event: ev.Event) -> None: ...
+    @property
+    def epoch(self) -> int:
+        """Counts jumps: a thought begun before one is for a line of play that is gone."""
+        ...
+
+    @property
+    def rejected(self) -> list[tuple[Proposal, str]]:
+        """The proposals the person refused this turn, with why."""
+        ...
+
+    def deliver(self, proposal: Proposal, turn_no: int, epoch: int) -> bool:
+        """Make a finished thought the pending proposal, unless its turn is gone (False)."""
+        ...
+
+
+class Thinker:
+    """The proposal pipeline of a :class:`Session` (thinking thread, scripts, the autopilot).
+
+    Args:
+        host: The session's table of decisions.
+        emit: The session's event channel.
+        game: The session's game.
+        game_lock: The lock that guards the game, the log and the table.
+        log: The line of play.
+        agent: The policy that proposes commands (None: no agent).
+        memory: The AriGraph memory the map and the ways out are read from.
+        knowledge: Lessons of this story from earlier sessions.
+        critic: The critic's rules (None: off).
+        llm_judge: The critic's model stage, whose spending a proposal carries.
+        subagents: Narrator, room hints and conversation tracker (None: off).
+    """
+
+    def __init__(self, host: ThinkerHost, emit: Callable[[ev.Event], None], game: GameApi,
+                 game_lock: threading.RLock, log: PlayLog, agent: Policy | None = None,
+                 memory: Memory | None = None, knowledge: KnowledgeBase | None = None,
+                 critic: Critic | None = None, llm_judge: LlmJudge | None = None,
+                 subagents: SubAgents | None = None) -> None:
+        self._host = host
+        self._emit = emit
+        self.game = game
+        self._lock = game_lock
+        self.log = log
+        self.agent = agent
+        self.memory = memory
+        self.knowledge = knowledge
+        self.critic = critic
+        self.llm_judge = llm_judge
+        self.subagents = subagents
+        #: The agent's current objective (kept from its last proposal that named one).
+        self.objective = ""
+        #: The critic's last verdict on the agent's own proposals.
+        self.last_verdict: Verdict | None = None
+        #: Valid actions searched on a fork of the game, so play is never held up.
+        self.search = ActionSearch(game, game_lock)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zorktui-think")
+        # The thought asked for last: (turn, epoch, future), so one request per turn is enough.
+        self._asked: tuple[int, int, Future[Proposal | None]] | None = None
+        # (turn, state hash) whose valid actions the memory last learned ways out from.
+        self._ways_learned: tuple[int, str] | None = None
+        self._notes_turn = -1
+
+    @property
+    def current(self) -> Turn:
+        """The game's current turn."""
+        return self.game.current
+
+    @property
+    def closed(self) -> bool:
+        """The session is closed."""
+        return self._host.closed
+
+    def jumped(self) -> None:
+        """Play jumped (undo, restart, restore): the notes are rebuilt for the state jumped to."""
+        self._notes_turn = -1
+
+    def close(self) -> None:
+        """Stop thinking: a model call in flight is not waited for (its answer is dropped)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def close_search(self) -> None:
+        """Stop the valid-action search (waits for the one in flight)."""
+        self.search.close()
 
     def request_proposal(self) -> Future[Proposal | None]:
         """Think about the current turn on the thinking thread; ProposalReady follows.
@@ -79,21 +140,22 @@ class Thinking:
         A request for a turn already being thought about is the same request.
         """
         with self._lock:
-            turn_no, epoch = self.current.turn, self._epoch
+            turn_no, epoch = self.current.turn, self._host.epoch
             asked = self._asked
             if asked is not None and asked[:2] == (turn_no, epoch) and not asked[2].done():
                 return asked[2]
-            future = self._thinker.submit(self._think_safely, turn_no, epoch)
+            future = self._pool.submit(self.think_safely, turn_no, epoch)
             self._asked = (turn_no, epoch, future)
             return future
 
     def propose(self) -> Proposal | None:
         """Think about the current turn on this thread (scripts, tests and the autopilot)."""
-        return self._think_safely(self.current.turn)
+        return self.think_safely(self.current.turn)
 
-    def _think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None:
+    def think_safely(self, turn_no: int, epoch: int | None = None) -> Proposal | None:
+        """Think about a turn; a failure is an ErrorEvent and None, never raised."""
         try:
-            return self._think(turn_no, self._epoch if epoch is None else epoch)
+            return self._think(turn_no, self._host.epoch if epoch is None else epoch)
         except Exception as exc:  # noqa: BLE001 - reported as an event, never raised into a thread pool
             if not self.closed:  # a thought cut short by closing the session is no failure
                 self._emit(ev.ErrorEvent("the agent failed: " + one_line(exc, with_type=True)))
@@ -107,7 +169,7 @@ class Thinking:
         Raises:
             RuntimeError: The session is closed.
         """
-        actions = self._search.current()
+        actions = self.search.current()
         with self._lock:
             if not self.closed and self.game.valid_actions_cached() == actions:
                 self._learn_ways(self.current, actions)
@@ -156,7 +218,7 @@ class Thinking:
             actions = self.game.valid_actions() if not turn.done else ()
             self._learn_ways(turn, actions)
             report = guards.inspect(self.log)
-            feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._rejected]
+            feedback = [f"'{p.command}' was refused by your partner" + (f": {r}" if r else "") for p, r in self._host.rejected]
             notes = self.subagents.notes.lines(turn.location.id if turn.location else 0) if self.subagents else []
             return Situation(
                 turn=turn,
@@ -167,7 +229,7 @@ class Thinking:
                 guards=report,
                 objective=self.objective,
                 feedback=feedback,
-                refused=[p.command for p, _ in self._rejected],
+                refused=[p.command for p, _ in self._host.rejected],
                 lessons=self.knowledge.for_prompt() if self.knowledge else [],
                 notes=notes,
                 max_score=self.game.max_score,
@@ -178,7 +240,7 @@ class Thinking:
 
     def _gone(self, turn_no: int, epoch: int) -> bool:
         """The turn a thought is for is no longer the current one (played on, or jumped)."""
-        return self.closed or self.current.turn != turn_no or self._epoch != epoch
+        return self.closed or self.current.turn != turn_no or self._host.epoch != epoch
 
     def _think(self, turn_no: int, epoch: int) -> Proposal | None:
         if self.agent is None or self._gone(turn_no, epoch) or self.current.done:
@@ -222,17 +284,10 @@ class Thinking:
             proposal.tokens += spent_tokens
             proposal.cost += spent_cost
             proposal.think_ms = (time.perf_counter() - start) * 1000
-            with self._lock:
-                if self._gone(turn_no, epoch):
-                    return None  # the person moved on, went back, or left while the agent thought
-                if self.pending is not None and self.pending.turn == turn_no and self.pending.client is not None:
-                    return None  # an outside agent's proposal waits for the person: it is not replaced
-                self._spend["think_ms"] += proposal.think_ms
-                self._spend["tokens"] += proposal.tokens
-                self._spend["cost"] += proposal.cost
-                if proposal.objective:
-                    self.objective = proposal.objective
-                self.pending = proposal
+            if not self._host.deliver(proposal, turn_no, epoch):
+                return None  # the person moved on, went back, or left while the agent thought
+            if proposal.objective:
+                self.objective = proposal.objective
             self._emit(ev.ProposalReady(proposal))
             return proposal
         finally:
