@@ -17,7 +17,7 @@ from paths import BUNDLED, ZIL
 
 from zorktui.engine import GameError
 from zorktui.engine.game import Game
-from zorktui.session.slash_commands import saves_text
+from zorktui.session.commands.slash import saves_text
 
 # A child that saves the same checkpoint name over and over, a turn apart, until it is killed.
 _SAVER = """

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from helpers import SIZE, proposal_ready, records, run, settle, turn_records, type_command, until
 
+from zorktui.session import commands as appcmd
 from zorktui.session import events as ev
-from zorktui.session import slash_commands as appcmd
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import SessionEvent
 from zorktui.ui.suggest import CommandSuggester

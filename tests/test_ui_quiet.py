@@ -15,8 +15,8 @@ from pathlib import Path
 from helpers import SIZE, proposal_ready, records, run, settle, type_command, until
 from paths import BUNDLED, BUNDLED_DEATH, BUNDLED_WALKTHROUGH
 
+from zorktui.session.commands.meta import meta_verb
 from zorktui.session.headless import read_commands
-from zorktui.session.meta import meta_verb
 from zorktui.ui.app import ZorkApp
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.room import RoomPanel

@@ -11,8 +11,8 @@ from helpers import recorded, settle, type_command, until
 
 from zorktui.locations import config_dir
 from zorktui.session.baseline import BaselineRules
+from zorktui.session.commands.slash import APP_COMMANDS
 from zorktui.session.factory import SessionOptions, build_session
-from zorktui.session.slash_commands import APP_COMMANDS
 from zorktui.ui.app import create_app
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.keymap import UiConfig

@@ -9,11 +9,13 @@ session, the game and the trajectory are left as they were.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zorktui.agent.safety import clean_text, reserved_reason, safe_command
 from zorktui.engine.errors import ZorkTuiError, one_line
 from zorktui.engine.turn import Turn
+from zorktui.session.commands import Answer, CommandError
 from zorktui.session.headless import status_line
 from zorktui.session.session import Session
 
@@ -82,7 +84,7 @@ class GameTools:
         session = self.session
         if session.current.done:
             raise ToolRefused("the game has ended: undo(1) or restore_checkpoint(name) to play on")
-        action = session.out_of_world(command)
+        action = session.commands.out_of_world(command)
         if action is not None:
             raise ToolRefused(INSTEAD[action])
         why = reserved_reason(command)
@@ -144,40 +146,31 @@ class GameTools:
     # ------------------------------------------------------------- jumps
     def undo(self, n: int = 1) -> str:
         """Go back ``n`` turns."""
-        if n < 1:
-            raise ToolRefused("undo needs n of 1 or more")
         with self.lock:
-            return self._jumped("undo", lambda: self.session.undo(n))
+            return self._jumped(lambda: self.session.commands.undo(n))
 
     def save_checkpoint(self, name: str) -> str:
         """Save the current state under a name."""
-        name = self._name(name)
         with self.lock:
-            try:
-                self.session.save(name)
-            except (ZorkTuiError, OSError) as exc:
-                raise ToolRefused(one_line(exc)) from None
-            turn = self.session.current
-            return f"Saved checkpoint '{name}' at turn {turn.turn} ({clean_text(turn.location.name) if turn.location else '?'})."
+            return self._refused_as_tool(lambda: self.session.commands.save(name)).text
 
     def restore_checkpoint(self, name: str) -> str:
         """Return to a named checkpoint."""
-        name = self._name(name)
         with self.lock:
-            known = [c.get("name") for c in self.session.checkpoints()]
-            if name not in known:
-                raise ToolRefused(f"no checkpoint '{name}'" + (f"; there are: {', '.join(map(str, known))}" if known
-                                                              else "; save_checkpoint(name) makes one"))
-            return self._jumped(f"restore '{name}'", lambda: self.session.restore(name))
+            return self._jumped(lambda: self.session.commands.restore(name))
 
     # ----------------------------------------------------------- helpers
-    def _jumped(self, what: str, jump: Any) -> str:
+    def _jumped(self, verb: Callable[[], Answer]) -> str:
+        answer = self._refused_as_tool(verb)
+        assert answer.turn is not None
+        return f"{answer.text}\n{status_line(answer.turn, self.session.game.max_score)}"
+
+    @staticmethod
+    def _refused_as_tool(verb: Callable[[], Answer]) -> Answer:
         try:
-            turn: Turn = jump()
-        except (ZorkTuiError, OSError) as exc:
+            return verb()
+        except (CommandError, ZorkTuiError, OSError) as exc:
             raise ToolRefused(one_line(exc)) from None
-        where = clean_text(turn.location.name) if turn.location else "?"
-        return f"{what}: back to turn {turn.turn} ({where})\n{status_line(turn, self.session.game.max_score)}"
 
     def _memory(self) -> Any:
         if self.session.memory is None:
@@ -189,12 +182,3 @@ class GameTools:
         if as_of is not None and not 0 <= as_of <= last:
             raise ToolRefused(f"as_of {as_of}: ask as of turn 0 to {last}")
         return as_of
-
-    @staticmethod
-    def _name(name: str) -> str:
-        from zorktui.engine.vm.checkpoints import check_name
-
-        try:
-            return check_name(name)
-        except ZorkTuiError as exc:
-            raise ToolRefused(one_line(exc)) from None

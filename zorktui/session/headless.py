@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import RecordError, ZorkTuiError, one_line
+from zorktui.engine.errors import RecordError, ZorkTuiError
 from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
+from zorktui.session.commands.slash import AppCommand, CommandError, help_lines, parse
 from zorktui.session.session import Session
-from zorktui.session.slash_commands import AppCommand, CommandError, parse, saves_text
 
 #: App commands that make sense without the app's screen.
 LINE_COMMANDS = ("undo", "save", "restore", "saves", "restart", "help", "quit")
@@ -201,13 +201,7 @@ def play_script(session: Session, commands: Iterable[str], actor: str = "script"
         try:
             answer = line_command(session, command)
         except CommandError as exc:
-            print(f"zorktui: {exc}", file=sys.stderr)
-            continue
-        except RecordError:
-            raise
-        except (ZorkTuiError, OSError) as exc:
-            print(f"zorktui: /{command.name}: {one_line(exc)}",
-                  file=sys.stderr)
+            print(f"zorktui: /{command.name}: {exc}", file=sys.stderr)
             continue
         if answer:
             print(answer, file=out)
@@ -218,31 +212,18 @@ def line_command(session: Session, command: AppCommand) -> str:
     """Run an app command in line mode; returns a line to show ("" when the transcript shows what happened).
 
     Raises:
-        CommandError: A command the line mode has no use for, or a missing argument.
-        ZorkTuiError: The session refused it (no undo left, no such checkpoint).
+        CommandError: A command the line mode has no use for, a bad argument, or the session's refusal.
+        RecordError: A jump could not be recorded (play stops).
     """
-    name, arg = command.name, command.arg
-    if name not in LINE_COMMANDS:
-        raise CommandError(f"/{name} needs the app's screen (line mode has {', '.join('/' + c for c in LINE_COMMANDS)})")
-    if name == "undo":
-        session.undo(command.int_arg(1))
-    elif name == "restart":
-        session.restart()
-    elif name in ("save", "restore") and not arg:
-        raise CommandError(f"/{name} needs a name, e.g. /{name} before-the-cellar")
-    elif name == "save":
-        return f"Saved checkpoint '{arg}' ({session.save(arg).name})."
-    elif name == "restore":
-        session.restore(arg)
-    elif name == "saves":
-        return saves_text(session.checkpoints())
-    elif name == "help":
-        # deferred: loaded already with the session; kept beside its one use
-        from zorktui.session.slash_commands import help_lines
-
+    if command.name not in LINE_COMMANDS:
+        raise CommandError(f"/{command.name} needs the app's screen "
+                           f"(line mode has {', '.join('/' + c for c in LINE_COMMANDS)})")
+    if command.name == "help":
         return "\n".join(f"{usage:<14} {text}" for usage, text in help_lines()
                          if usage.split()[0][1:] in LINE_COMMANDS)
-    return ""
+    if command.name == "quit":
+        return ""
+    return session.commands.run(command).shown
 
 
 def output_for(session: Session, jsonl: Path | None, echo: bool = True, out: IO[str] | None = None) -> Output:

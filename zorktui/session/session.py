@@ -28,9 +28,10 @@ from zorktui.engine.game_api import GameApi
 from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.autopilot import Autopilot, StopRules
+from zorktui.session.commands.meta import NO_UNDO, UNDO_VERBS
+from zorktui.session.commands.surface import Commands
 from zorktui.session.decisions import Decisions
 from zorktui.session.files.folder import SessionError
-from zorktui.session.meta import instead, meta_verb
 from zorktui.session.modes import Mode
 from zorktui.session.recording import Closable, MemoryOnly, Recorder, valid_actions_fields
 from zorktui.session.thinker import Thinker
@@ -43,11 +44,6 @@ if TYPE_CHECKING:  # hints only: the memory and the recorder are built by the fa
     from zorktui.session.files.recorder import SessionRecorder
 
 MODES = tuple(Mode)
-
-
-#: The game's own ways back, refused when a session does not allow undo.
-UNDO_VERBS = frozenset({"undo", "oops undo"})
-NO_UNDO = "undo is switched off in this session (a baseline study's rule)"
 
 
 class Session:
@@ -121,10 +117,10 @@ class Session:
         self._subscribers: list[Callable[[ev.Event], None]] = []
         # Counts jumps (undo, restart, restore): a thought begun before one is for a line of play that is gone.
         self._epoch = 0
-        #: How this front quits, for the line that answers the game's own QUIT.
-        self.quit_how = "type /quit"
         #: Plays on its own thread until a stop rule fires (start, pause, step, stop).
         self.autopilot = Autopilot(self, self._emit, self.stop)
+        #: The person's verbs, as every front calls them (undo, checkpoints, who plays...).
+        self.commands = Commands(self)
         #: Finds the valid actions, gathers the situation and asks the agent (its own thread).
         self.thinker = Thinker(self, self._emit, game, self._lock, self.log, agent=agent, memory=self.memory,
                                knowledge=knowledge, critic=self.critic, llm_judge=llm_judge, subagents=subagents)
@@ -223,31 +219,19 @@ class Session:
 
         In autopilot, a person's command takes over: autopilot stops and the mode becomes co-play.
         The game's own QUIT, RESTART, SAVE, RESTORE and SCRIPT are answered, not played
-        (see :mod:`zorktui.session.meta`): the current turn is returned unchanged.
+        (see :mod:`zorktui.session.commands.meta`): the current turn is returned unchanged.
         ``extra`` adds fields to the turn's trajectory record (e.g. which outside client played it).
 
         Raises:
             GameError: The engine refused the command (empty, too long, story stopped).
         """
-        if self._answered(command, actor):
+        if self.commands.answer_out_of_world(command, actor):
             return self.current
         # An outside agent on autopilot has no thread of its own to stop: the mode is what hands back.
         if actor == "human" and (self.autopilot.running or self.mode == Mode.AUTOPILOT):
             self.autopilot.stop("the person took over")
             self.set_mode(Mode.COPLAY)
         return self._play(command, actor, fate="superseded", extra=extra)
-
-    def out_of_world(self, command: str) -> str | None:
-        """The game's own out-of-world verb a command is (QUIT, SAVE...: see ``session/meta.py``), else None."""
-        return meta_verb(command, self.game.zm.dictionary)
-
-    def _answered(self, command: str, actor: str) -> bool:
-        """Answer an out-of-world command with one line (a NotPlayed event); False for a command to play."""
-        action = self.out_of_world(command)
-        if action is None:
-            return False
-        self.say_not_played(" ".join(command.split()), actor, instead(action, self.quit_how))
-        return True
 
     def accept(self) -> Turn | None:
         """Play the pending proposal as the agent's command (None when there is none)."""
@@ -278,7 +262,7 @@ class Session:
 
     def edit(self, command: str) -> Turn:
         """Play the person's edited version of the pending proposal (an out-of-world verb is answered)."""
-        if self._answered(command, "human"):
+        if self.commands.answer_out_of_world(command, "human"):
             return self.current
         return self._play(command, "human", fate="edited")
 

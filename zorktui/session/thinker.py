@@ -122,6 +122,12 @@ class Thinker:
         """The session is closed."""
         return self._host.closed
 
+    @property
+    def thinking(self) -> bool:
+        """A thought asked for on the thinking thread is not finished yet."""
+        asked = self._asked
+        return asked is not None and not asked[2].done()
+
     def jumped(self) -> None:
         """Play jumped (undo, restart, restore): the notes are rebuilt for the state jumped to."""
         self._notes_turn = -1

@@ -103,7 +103,8 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self.session.autopilot.delay = self.ui_config.autopilot_delay if self.ui_config.autopilot_delay is not None \
             else DEFAULT_AUTOPILOT_DELAY
         # The line that answers the game's own QUIT names this front's way.
-        self.session.quit_how = "press ctrl+q (your session is kept)"
+        self.session.commands.quit_how = "press ctrl+q (your session is kept)"
+        self.session.commands.outside_agent = mcp is not None
         self._init_workers()
         self._editing: Proposal | None = None
         self._unsubscribe: Callable[[], None] | None = None

@@ -1,7 +1,7 @@
 """The app commands (``/undo 2``, ``/save NAME``...): one registry, read by the command line and the palette.
 
 Each entry joins a command's usage and help (from
-:data:`zorktui.session.slash_commands.APP_COMMANDS`, which line mode shares) to
+:data:`zorktui.session.commands.slash.APP_COMMANDS`, which line mode shares) to
 what it does in the app. The command line runs entries by name
 (:meth:`ZorkApp.run_app_command`); the command palette (ctrl+p) lists them
 through :class:`zorktui.ui.palette.AppCommandProvider`.
@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from zorktui.session.slash_commands import APP_COMMANDS, AppCommand, CommandError, saves_text
+from zorktui.session.commands import SESSION_VERBS
+from zorktui.session.commands.slash import APP_COMMANDS, AppCommand, CommandError
 
 if TYPE_CHECKING:  # hints only
     from zorktui.ui.app_host import AppHost
@@ -87,36 +88,14 @@ class AppCommandRegistry:
 REGISTRY = AppCommandRegistry()
 
 
-@REGISTRY.command("undo")
-def _undo(app: AppHost, command: AppCommand) -> None:
-    n = command.int_arg(1)
-    app.submit_job(lambda: app.session.undo(n) and None, label="/undo")
+def _session_verb(app: AppHost, command: AppCommand) -> None:
+    """A verb the session answers (:data:`SESSION_VERBS`), run in order with the commands being played."""
+    app.submit_job(lambda: app.session.commands.run(command).shown or None, label=f"/{command.name}")
 
 
-@REGISTRY.command("save")
-def _save(app: AppHost, command: AppCommand) -> None:
-    name = command.arg
-    if not name:
-        raise CommandError("/save needs a name, e.g. /save before-the-cellar")
-    app.submit_job(lambda: f"Saved checkpoint '{name}' ({app.session.save(name).name})", label="/save")
-
-
-@REGISTRY.command("restore")
-def _restore(app: AppHost, command: AppCommand) -> None:
-    name = command.arg
-    if not name:
-        raise CommandError("/restore needs a name (/saves lists them)")
-    app.submit_job(lambda: app.session.restore(name) and None, label="/restore")
-
-
-@REGISTRY.command("saves")
-def _saves(app: AppHost, command: AppCommand) -> None:
-    app.submit_job(lambda: saves_text(app.session.checkpoints()), label="/saves")
-
-
-@REGISTRY.command("restart")
-def _restart(app: AppHost, command: AppCommand) -> None:
-    app.submit_job(lambda: app.session.restart() and None, label="/restart")
+for _name in SESSION_VERBS:
+    if _name not in ("mode", "auto", "pause", "speed", "reject"):  # those change the screen too: below
+        REGISTRY.command(_name)(_session_verb)
 
 
 @REGISTRY.command("mode")
@@ -134,20 +113,9 @@ def _pause(app: AppHost, command: AppCommand) -> None:
     app.action_pause()
 
 
-@REGISTRY.command("step")
-def _step(app: AppHost, command: AppCommand) -> None:
-    app.action_step()
-
-
 @REGISTRY.command("speed")
 def _speed(app: AppHost, command: AppCommand) -> None:
-    try:
-        delay = float(command.arg)
-    except ValueError:
-        raise CommandError("/speed takes seconds, e.g. /speed 0.5") from None
-    if delay < 0 or delay > 60:
-        raise CommandError("/speed takes 0 to 60 seconds")
-    app.set_delay(delay)
+    app.set_delay(command.arg)
 
 
 @REGISTRY.command("reject")

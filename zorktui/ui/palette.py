@@ -11,7 +11,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from zorktui.session.slash_commands import AppCommand
+from zorktui.session.commands.slash import AppCommand
 from zorktui.ui.app_commands import REGISTRY, AppCommandEntry
 from zorktui.ui.widgets.commandline import CommandLine
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.widgets import Input
 
-from zorktui.session import slash_commands as appcmd
+from zorktui.session import commands as appcmd
+from zorktui.session.commands import Answer, sentence
 from zorktui.session.modes import Mode
 from zorktui.ui.app_commands import REGISTRY
 from zorktui.ui.app_host import AppMixin
@@ -104,23 +105,7 @@ class PlayerActions(AppMixin):
 
     def action_accept(self) -> None:
         """Play the agent's pending proposal."""
-        p = self.session.pending
-        if p is None or p.turn != self.session.current.turn:
-            s = self.session
-            if s.agent is None:
-                why = "No agent in this session."
-            elif s.current.done:
-                why = "The story has ended: /undo, /restore NAME or /restart to play on."
-            elif self.query_one(AgentPanel).state.thinking:
-                why = "The agent is still thinking; Enter again once its proposal shows."
-            elif s.mode == Mode.HUMAN:
-                why = "No proposals in human mode (/mode coplay turns them on)."
-            else:
-                why = "No proposal to accept yet."
-            self.notify(why, timeout=3)
-            return
-        self.submit_job(lambda: None if self.session.accept() else "The proposal went stale; the agent thinks again.",
-                        label="accept")
+        self.submit_job(lambda: self.session.commands.accept().shown or None, label="")
 
     def action_reject(self) -> None:
         """Refuse the proposal, with an optional reason from a small dialog."""
@@ -139,15 +124,15 @@ class PlayerActions(AppMixin):
 
     def reject(self, reason: str) -> None:
         """Refuse the pending proposal with a reason ("" for none); the agent thinks again."""
-        p = self.session.pending
-        if p is None:
-            self.notify("No proposal to reject.", timeout=3)
+        try:
+            answer = self.session.commands.reject(reason)  # quick: it only asks the thinking thread anew
+        except appcmd.CommandError as exc:
+            self.notify(sentence(str(exc)), timeout=3)
             return
-        self.query_one(Transcript).note(f"You refused '{p.command}'" + (f": {reason}" if reason else "."))
+        self.query_one(Transcript).note(answer.text)
         agent = self.query_one(AgentPanel)
         agent.state.proposal = None
         agent.redraw()
-        self.session.reject(reason)  # quick: it only asks the thinking thread for a new proposal
         self._show_hint()
         self._refresh_status()
 
@@ -164,60 +149,36 @@ class PlayerActions(AppMixin):
 
     def action_autopilot(self) -> None:
         """Hand control to the agent, or take it back."""
-        if self.session.autopilot.running:
-            self.session.autopilot.stop("you took the controls back")
-        elif self.session.agent is None and self.mcp and self.session.mode == Mode.AUTOPILOT:
-            self.set_mode(Mode.COPLAY)  # the outside agent's commands are proposals again
-            self.notify("Co-play: the outside agent's commands wait for your decision.", timeout=4)
+        if self.session.autopilot.running or (self.session.agent is None and self.session.mode == Mode.AUTOPILOT):
+            self._say(self.session.commands.take_back)
         else:
             self.start_autopilot(None)
 
     def start_autopilot(self, steps: int | None) -> None:
         """Hand control to the agent (for at most ``steps`` commands; None: until it stops)."""
-        if self.session.agent is None and self.mcp:
-            self.set_mode(Mode.AUTOPILOT)  # the outside agent plays; typing a command takes over
-            self.notify("Autopilot: the outside agent's commands play at once (the critic may refuse them); "
-                        "type a command to take over.", timeout=6)
-            return
-        if self.session.agent is None:
-            self.notify("No agent in this session (start with --agent explore or --agent llm).", severity="warning")
-            return
-        if self.session.current.done:
-            self.notify("The story has ended; /undo or /restart first.", severity="warning")
-            return
-        self.session.autopilot.start(steps)
+        self._say(lambda: self.session.commands.auto(steps), timeout=6)
         self._show_hint()
-        self._refresh_status()
 
     def action_pause(self) -> None:
         """Pause or resume the autopilot."""
-        s = self.session
-        if not s.autopilot.running:
-            self.notify("The autopilot is not on (ctrl+a).", timeout=3)
-        elif s.autopilot.paused:
-            s.autopilot.resume()
-        else:
-            s.autopilot.pause()
-        self._refresh_status()
+        self._say(self.session.commands.pause)
 
     def action_step(self) -> None:
         """One autopilot command when paused; otherwise play the pending proposal."""
-        if self.session.autopilot.running:
-            if not self.session.autopilot.paused:
-                self.session.autopilot.pause()
-            self.session.autopilot.step_once()
-        else:
-            self.action_accept()
+        self.submit_job(lambda: self.session.commands.step().shown or None, label="")
 
     def action_speed(self) -> None:
         """Cycle the autopilot's delay between commands."""
         later = [d for d in SPEEDS if d > self.session.autopilot.delay]
         self.set_delay(later[0] if later else SPEEDS[0])
 
-    def set_delay(self, delay: float) -> None:
-        """Seconds the autopilot waits between commands."""
-        self.session.autopilot.delay = delay
-        self.notify(f"Autopilot delay {delay:g} s", timeout=2)
+    def set_delay(self, delay: float | str) -> None:
+        """Seconds the autopilot waits between commands.
+
+        Raises:
+            CommandError: Not a number of seconds from 0 to 60.
+        """
+        self.notify(self.session.commands.speed(delay).text, timeout=2)
         self._refresh_status()
 
     def set_mode(self, mode: str) -> None:
@@ -226,11 +187,18 @@ class PlayerActions(AppMixin):
         Raises:
             CommandError: Not a mode, or an agent's mode in a session without one.
         """
-        if mode not in tuple(Mode):
-            raise appcmd.CommandError("/mode takes human, coplay or autopilot")
-        if mode != Mode.HUMAN and self.session.agent is None and not self.mcp:
-            raise appcmd.CommandError("no agent in this session (start with --agent explore or --agent llm)")
-        self.session.set_mode(mode)
+        self.session.commands.mode(mode)
+        self._refresh_status()
+
+    def _say(self, verb: Callable[[], Answer], timeout: float = 3) -> None:
+        """Run a quick verb of the session's and show its answer (or why it was refused) as a notification."""
+        try:
+            answer = verb()
+        except appcmd.CommandError as exc:
+            self.notify(sentence(str(exc)), severity="warning", timeout=timeout)
+        else:
+            if answer.text:
+                self.notify(answer.text, timeout=timeout)
         self._refresh_status()
 
     def action_toggle_panel(self, name: str) -> None:

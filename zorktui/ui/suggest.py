@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from textual.suggester import Suggester
 
-from zorktui.session.slash_commands import APP_COMMANDS
+from zorktui.session.commands.slash import APP_COMMANDS
 
 
 class CommandSuggester(Suggester):

@@ -19,6 +19,7 @@ from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.session.commands import CommandError, sentence
 from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady
 from zorktui.ui.widgets.commandline import CommandLine
@@ -66,6 +67,11 @@ class AppWorkers(AppMixin):
             label, call = job
             try:
                 result = call()
+            except CommandError as exc:  # a key's verb refused (Enter with no proposal): said, not written down
+                if label:
+                    self.post_message(Notice(f"{label}: {exc}", "error"))
+                else:
+                    self.post_message(Notice(sentence(str(exc)), "warning", transcript=False))
             except (ZorkTuiError, ValueError, OSError) as exc:
                 text = one_line(exc)
                 self.post_message(Notice(f"{label}: {text}" if label else text, "error"))

@@ -33,6 +33,10 @@ INSTEAD: dict[str, str] = {
     "script": "Not played: every turn is already recorded (zorktui export SESSION --format transcript).",
 }
 
+#: The game's own ways back, refused when a session does not allow undo.
+UNDO_VERBS = frozenset({"undo", "oops undo"})
+NO_UNDO = "undo is switched off in this session (a baseline study's rule)"
+
 
 def meta_verb(command: str, dictionary: Words = ()) -> str | None:
     """The out-of-world action a command asks the game for, or None for an ordinary command.
