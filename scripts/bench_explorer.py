@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 from zorktui.session.factory import SessionOptions, build_session
 from zorktui.session.session import StopRules
 

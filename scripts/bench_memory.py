@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from zorktui.engine.directions import COMMON  # noqa: E402
 from zorktui.engine.game import Game  # noqa: E402
-from zorktui.engine.turn import Turn  # noqa: E402
+from zorktui.core.turn import Turn  # noqa: E402
 from zorktui.locations import bundled_story  # noqa: E402
 from zorktui.memory.graph import Memory  # noqa: E402
 from zorktui.memory.questions import ask  # noqa: E402

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.paths import BUNDLED, DIVIDE, ROOT
-from zorktui.engine.errors import GameError
+from zorktui.core.errors import GameError
 from zorktui.engine.launch import open_game
 from zorktui.engine.worker.game_process import GameProcess
 

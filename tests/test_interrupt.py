@@ -52,10 +52,10 @@ def test_ctrl_c_in_line_mode_says_nothing_was_kept() -> None:
 
 def test_a_killed_process_leaves_no_scratch_folder_for_long(tmp_path: Path) -> None:
     """SIGKILL cannot clean up: the next process to make a scratch folder of the kind removes the orphan."""
-    from zorktui.engine.scratch import scratch_folder
+    from zorktui.core.scratch import scratch_folder
 
     child = subprocess.Popen([sys.executable, "-c", "import sys, time\n"
-                              "from zorktui.engine.scratch import scratch_folder\n"
+                              "from zorktui.core.scratch import scratch_folder\n"
                               "print(scratch_folder('memory'), flush=True)\n"
                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True,
                              env=dict(os.environ, PYTHONPATH=str(ROOT)))

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from paths import BUNDLED_WALKTHROUGH, ZIL, ZIL_WALKTHROUGH, commands
 
+from zorktui.core.turn import Turn
 from zorktui.engine.game import Game
-from zorktui.engine.turn import Turn
 from zorktui.locations import bundled_story
 from zorktui.record.export import csv_text, line_of_play, rec, transcript
 from zorktui.record.replay import replay

@@ -11,10 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
+from zorktui.core.errors import GameError
 from zorktui.engine.actions.batch import HALTED, play_batch
 from zorktui.engine.actions.search_workers import SearchWorkers, WorkerError, enabled, shared_workers, story_setup
 from zorktui.engine.actions.valid_actions import ActionFinder
-from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
 
 pytestmark = pytest.mark.skipif(not enabled(), reason="search workers are off (ZORKTUI_SEARCH_WORKERS=0 or not POSIX)")

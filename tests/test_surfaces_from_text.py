@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from zorktui.engine.turn import ObjectRef
+from zorktui.core.turn import ObjectRef
 from zorktui.engine.world.holders import ON, SurfacesFromText
 
 ROOM = 10

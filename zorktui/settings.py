@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import one_line
+from zorktui.core.errors import one_line
 from zorktui.locations import config_dir
 
 

@@ -16,9 +16,9 @@ from zorktui.agent.explorer import to_leave
 from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Verdict
 from zorktui.agent.situation import Situation
+from zorktui.core.errors import GameError
+from zorktui.core.turn import Turn
 from zorktui.engine.directions import direction_of
-from zorktui.engine.errors import GameError
-from zorktui.engine.turn import Turn
 
 #: Scores at or above this pass (a looser bar than zero: the heuristics are rough).
 #: Verbs that undo one another: "close bottle" after "open bottle" anywhere is going round in

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from zorktui.agent.playlog import PlayLog, normal
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 
 #: Consecutive repeats allowed before a command is refused.
 MAX_IN_A_ROW = 3

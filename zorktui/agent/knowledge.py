@@ -18,7 +18,7 @@ from zorktui.agent.playlog import normal, short_result
 from zorktui.agent.safety import clean_text
 
 if TYPE_CHECKING:
-    from zorktui.engine.turn import Turn
+    from zorktui.core.turn import Turn
 
 #: Lessons kept per story (oldest dropped first).
 MAX_LESSONS = 200

@@ -21,7 +21,7 @@ from typing import Any
 
 from zorktui.agent import llm_endpoint
 from zorktui.agent.llm_endpoint import SHAPES, TEXT, EndpointBook
-from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.core.errors import ZorkTuiError, one_line
 
 DEFAULT_MODEL = "gpt-4o-mini"
 #: Model calls a turn the session may make on average (the agent's own, plus room for the rest).

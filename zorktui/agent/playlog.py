@@ -1,6 +1,6 @@
 """The timeline of play as the agent sees it: turns, their consequences, and per-room history.
 
-Everything here is derived from :class:`~zorktui.engine.turn.Turn` records
+Everything here is derived from :class:`~zorktui.core.turn.Turn` records
 (never from re-parsing game text), so it stays right across undo, restart and
 restore: the session rewinds the log exactly as it rewinds the game.
 """
@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from zorktui.agent.safety import clean_text
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.engine.directions import direction_of
-from zorktui.engine.turn import ObjectRef, Turn
 
 #: Characters of game text kept as a turn's "short result".
 SHORT_RESULT = 90

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from zorktui.agent.guards import GuardReport
 from zorktui.agent.playlog import PlayLog, put_out_by
-from zorktui.engine.errors import GameError
+from zorktui.core.errors import GameError
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameState
-from zorktui.engine.turn import Turn
 
 if TYPE_CHECKING:  # hints only
     from zorktui.memory.graph import Memory

@@ -57,7 +57,7 @@ def build(options: SessionOptions, quiet: bool = False) -> Built:
         quiet: Leave the warnings to the caller (the app shows them on screen).
     """
     # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
     from zorktui.session.factory import build_session
 
     try:

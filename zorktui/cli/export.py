@@ -11,7 +11,7 @@ from zorktui.cli.args import fail
 def cmd_export(args: argparse.Namespace) -> int:
     """``zorktui export DIR --format transcript|rec|csv [-o FILE]``."""
     # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
     from zorktui.record.export import export
     from zorktui.session.files.folder import SessionFolder
 

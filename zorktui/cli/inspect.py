@@ -10,7 +10,7 @@ from zorktui.cli.args import check_as_of, fail
 def cmd_inspect(args: argparse.Namespace) -> int:
     """``zorktui memory DIR QUESTION`` (or ``--cypher QUERY``) and ``zorktui map DIR``, as of ``--as-of`` TURN."""
     # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
     from zorktui.session.files import inspect
 
     if args.command == "memory":

@@ -43,6 +43,5 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         fail(f"{where}: cannot serve ({exc.strerror or exc})")
     finally:
         built.session.close()
-        built.session.game.close()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0

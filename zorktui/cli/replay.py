@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 from zorktui.cli.args import fail
 
 if TYPE_CHECKING:  # hints only: the engine is imported when the command runs (a fast --help)
-    from zorktui.engine.turn import Turn
+    from zorktui.core.turn import Turn
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``zorktui replay DIR [--verify | --print]``: watch a session in the app, or re-execute and check it."""
     # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
     from zorktui.agent.safety import clean_text
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
     from zorktui.record.replay import replay
     from zorktui.session.files.folder import SessionFolder
     from zorktui.session.files.resume import open_recorded_game

@@ -17,7 +17,7 @@ from zorktui.cli.common import EXIT_INTERRUPTED, build, prompted_stdin, session_
 def cmd_run(args: argparse.Namespace) -> int:
     """``zorktui run``: commands from a file or stdin, or ``--agent`` playing ``--steps`` commands."""
     # deferred: a subcommand imports only what it runs (zorktui --help and quick commands start fast)
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
     from zorktui.session.headless import output_for, play_script, read_commands
 
     check_run(args)
@@ -90,11 +90,11 @@ def _where_kept(args: argparse.Namespace, to_stdout: bool) -> str:
 
 
 def _close_run(session: Any, output: Any) -> str | None:
-    """Close the output, the session and the game, whatever fails; the first failure's line, if any."""
-    from zorktui.engine.errors import ZorkTuiError, one_line
+    """Close the output and the session (and with it the game), whatever fails; the first failure's line, if any."""
+    from zorktui.core.errors import ZorkTuiError, one_line
 
     failures: list[str] = []
-    for close in ((output.close if output is not None else None), session.close, session.game.close):
+    for close in ((output.close if output is not None else None), session.close):
         if close is None:
             continue
         try:

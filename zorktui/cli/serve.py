@@ -43,8 +43,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _play_flags(args: argparse.Namespace) -> list[str]:
     """Check the play flags once here (not in every tab) and pass them on to each tab's ``play``."""
-    from zorktui.engine.errors import ZorkTuiError
-    from zorktui.engine.vm.story import open_story
+    from zorktui.core.errors import ZorkTuiError
+    from zorktui.session.factory import check_story
 
     if args.baseline and (args.agent or args.mode not in (None, "human") or args.model or args.base_url):
         fail("--baseline is played by the person alone: no --agent, --mode, --model or --base-url")
@@ -61,7 +61,7 @@ def _play_flags(args: argparse.Namespace) -> list[str]:
     flags: list[str] = []
     if args.story:
         try:
-            open_story(args.story)
+            check_story(args.story)
         except ZorkTuiError as exc:
             fail(str(exc))
         flags.append(str(Path(args.story).resolve()))

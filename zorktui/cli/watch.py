@@ -11,7 +11,7 @@ from zorktui.cli.common import session_folders, under_web_driver
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """``zorktui watch DIR...``: follow sessions live in the app (a chooser first when there are several)."""
-    from zorktui.engine.errors import ZorkTuiError
+    from zorktui.core.errors import ZorkTuiError
 
     web = args.web or under_web_driver()
     if not web and not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -8,8 +8,8 @@ valid actions; ``game`` ties them together.
 Nothing here imports textual; heavy modules (numpy, jericho) load when a game opens.
 """
 
-from zorktui.engine.errors import GameError, StoryError, ZorkTuiError
-from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.core.errors import GameError, StoryError, ZorkTuiError
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.engine.vm.story import StoryInfo, open_story
 from zorktui.engine.zmachine.verbs import SETTING_WORDS
 from zorktui.engine.zmachine.zmachine import ZMachine

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.engine.asking import Outcome
-from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.engine.vm.text import won_banner
 
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import numpy as np
 
+from zorktui.core.errors import GameError
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.engine import endings
 from zorktui.engine.actions.load_refusals import refused_for_load_takes
 from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.asking import Outcome
-from zorktui.engine.errors import GameError
 from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
 from zorktui.engine.measure import measure
 from zorktui.engine.story_model import StoryModel
-from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints, read_checkpoint, write_checkpoint
 from zorktui.engine.vm.interpreter import MAX_COMMAND_BYTES, Interpreter, Snapshot
 from zorktui.engine.vm.story import StoryInfo, open_story

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 
 if TYPE_CHECKING:  # hints only
     from zorktui.engine.asking import Outcome

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zorktui.core.turn import Turn
 from zorktui.engine.asking import Asking, Outcome
-from zorktui.engine.turn import Turn
 from zorktui.engine.vm.interpreter import Snapshot
 from zorktui.engine.vm.story import StoryInfo
 from zorktui.engine.world.fingerprint import Fingerprinter

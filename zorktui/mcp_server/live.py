@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.core.errors import ZorkTuiError, one_line
 from zorktui.mcp_server.server import build_server
 from zorktui.mcp_server.tools import GameTools, ToolRefused
 from zorktui.session.outside import Decision, OutsideGate, OutsideRefused, Waiting
@@ -192,7 +192,6 @@ def serve_app(session: Session, port: int, fail: Callable[[str], NoReturn]) -> L
         live = start_live(session, bind(port))
     except (OSError, RuntimeError) as exc:
         session.close()
-        session.game.close()
         fail(f"--mcp-port {port}: cannot serve on {HOST} ({getattr(exc, 'strerror', None) or exc})")
     print(f"zorktui: MCP server on {live.url}; send the header  Authorization: Bearer {live.token}", file=sys.stderr)
     return live

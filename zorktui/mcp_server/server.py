@@ -21,7 +21,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 from zorktui import __version__
-from zorktui.engine.errors import one_line
+from zorktui.core.errors import one_line
 from zorktui.mcp_server.tools import GameTools, ToolRefused
 
 INSTRUCTIONS = """Plays one interactive-fiction game (a Z-machine story) with its session recorded.

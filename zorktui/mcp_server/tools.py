@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from zorktui.agent.safety import clean_text, reserved_reason, safe_command
-from zorktui.engine.errors import ZorkTuiError, one_line
-from zorktui.engine.turn import Turn
+from zorktui.core.errors import ZorkTuiError, one_line
+from zorktui.core.turn import Turn
 from zorktui.session.commands import Answer, CommandError
 from zorktui.session.headless import status_line
 from zorktui.session.session import Session

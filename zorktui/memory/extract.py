@@ -20,8 +20,8 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from zorktui.engine.errors import one_line
-from zorktui.engine.turn import Turn
+from zorktui.core.errors import one_line
+from zorktui.core.turn import Turn
 from zorktui.memory.graph import Memory
 from zorktui.memory.ingest import Ingestor
 from zorktui.memory.mirror import EntityInfo

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 from zorktui.memory.ingest import Ingestor, Vocabulary
 from zorktui.memory.mirror import Mirror
 from zorktui.memory.schema import BLOCKED, EXIT, OPEN
@@ -127,6 +127,12 @@ class Memory:
                 return False
             self.ingestor.valid_ways(turn, room, turn.turn, destinations)
             return True
+
+    def copy_database(self, folder: Path) -> None:
+        """Write what is queued, then copy the database's files into ``folder`` (a consistent snapshot)."""
+        with self.lock:
+            self.flush()
+            self.store.copy_files(folder)
 
     def flush(self) -> None:
         """Write queued rows now (one transaction)."""

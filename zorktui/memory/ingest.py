@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.engine.directions import OPPOSITE, direction_of, is_movement
-from zorktui.engine.turn import ObjectRef, Turn
 from zorktui.memory.mentions import mentioned_directions
 from zorktui.memory.mirror import EntityInfo, Mirror, OpenFact
 from zorktui.memory.schema import (

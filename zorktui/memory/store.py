@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.core.errors import ZorkTuiError, one_line
 from zorktui.memory.schema import DDL, SCHEMA_VERSION
 
 #: File name of the database inside a session's ``memory/`` folder.
@@ -183,6 +183,13 @@ class GraphStore:
             raise MemoryStoreError(f"Cypher error: {message}") from None
         finally:
             self.conn.execute("ROLLBACK")
+
+    def copy_files(self, folder: Path) -> None:
+        """Copy the database's files into ``folder`` with no write between them (a consistent copy)."""
+        with self._lock:
+            for path in self.folder.glob(DB_FILE + "*"):
+                if path.is_file():
+                    shutil.copy2(path, folder / path.name)
 
     def meta(self, key: str) -> int | None:
         """A bookkeeping number, or None if never set."""

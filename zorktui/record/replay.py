@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import GameError
+from zorktui.core.errors import GameError
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameApi
-from zorktui.engine.turn import Turn
 
 
 @dataclass

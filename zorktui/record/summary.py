@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import one_line
+from zorktui.core.errors import one_line
 from zorktui.record.trajectory import read_trajectory
 
 

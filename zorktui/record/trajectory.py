@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from zorktui import __version__
+from zorktui.core.errors import RecordError
+from zorktui.core.turn import Turn
 from zorktui.engine import StoryInfo
-from zorktui.engine.errors import RecordError
-from zorktui.engine.turn import Turn
 
 SCHEMA_VERSION = 1
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from zorktui.agent import guards
-from zorktui.engine.errors import one_line
-from zorktui.engine.turn import Turn
+from zorktui.core.errors import one_line
+from zorktui.core.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.modes import Mode
 

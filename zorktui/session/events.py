@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zorktui.agent.proposal import Proposal, Verdict
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 from zorktui.session.modes import Mode
 
 

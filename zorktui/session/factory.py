@@ -7,10 +7,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
+from zorktui.core.scratch import scratch_folder
 from zorktui.engine.game_api import GameApi
 from zorktui.engine.launch import open_game
-from zorktui.engine.scratch import scratch_folder
 from zorktui.session.baseline import BaselineRules
 from zorktui.session.recording import valid_actions_fields
 from zorktui.session.session import MODES, Session, StopRules
@@ -115,6 +115,17 @@ class _ScratchMemory:
     def close(self) -> None:
         self.memory.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def check_story(path: str | Path) -> None:
+    """Check that a file is a story zorktui can play (before a front promises to play it).
+
+    Raises:
+        StoryError: Not a Z-machine story of a version zorktui plays, or unreadable.
+    """
+    from zorktui.engine.vm.story import open_story  # deferred: the engine loads when a story is opened
+
+    open_story(path)
 
 
 def build_session(options: SessionOptions) -> Built:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import RecordError, ZorkTuiError
-from zorktui.engine.turn import Turn
+from zorktui.core.errors import RecordError, ZorkTuiError
+from zorktui.core.turn import Turn
 from zorktui.record.trajectory import TrajectoryWriter, session_header, turn_record
 from zorktui.session import events as ev
 from zorktui.session.commands.slash import AppCommand, CommandError, help_lines, parse

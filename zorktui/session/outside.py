@@ -25,7 +25,7 @@ from zorktui.session import events as ev
 from zorktui.session.modes import Mode
 
 if TYPE_CHECKING:  # hints only
-    from zorktui.engine.turn import Turn
+    from zorktui.core.turn import Turn
     from zorktui.session.session import Session
 
 ACTOR = OUTSIDE_ACTOR

@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameApi
-from zorktui.engine.turn import Turn
 from zorktui.record.trajectory import turn_record
 
 if TYPE_CHECKING:  # only for the hint: the memory's module is imported by whoever opens one

@@ -24,8 +24,8 @@ from zorktui.agent.knowledge import KnowledgeBase
 from zorktui.agent.playlog import PlayLog
 from zorktui.agent.proposal import OUTSIDE_ACTOR, Policy, Proposal, Verdict
 from zorktui.agent.subagents import SubAgents
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameApi
-from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.autopilot import Autopilot, StopRules
 from zorktui.session.commands.meta import NO_UNDO, UNDO_VERBS
@@ -157,16 +157,6 @@ class Session:
         return self.game.current
 
     # ----------------------------------------------------------- thinking
-    @property
-    def objective(self) -> str:
-        """The agent's current objective."""
-        return self.thinker.objective
-
-    @property
-    def last_verdict(self) -> Verdict | None:
-        """The critic's last verdict on the agent's own proposals."""
-        return self.thinker.last_verdict
-
     def request_proposal(self) -> Future[Proposal | None]:
         """Think about the current turn on the thinking thread; ProposalReady follows (see :class:`Thinker`)."""
         return self.thinker.request_proposal()
@@ -426,7 +416,11 @@ class Session:
 
     # -------------------------------------------------------------- close
     def close(self) -> None:
-        """Stop the agent, note how the game went, and close the recorder and memory."""
+        """Stop the agent, note how the game went, and close the recorder, the memory and the game.
+
+        The session owns the game's whole life: the game is closed last, even when
+        closing the record fails (a full disk), which is raised after.
+        """
         if self.closed:
             return
         self.autopilot.stop("session closed")
@@ -439,10 +433,13 @@ class Session:
         if close_agent is not None:
             close_agent()  # a planner's fork: waits for a search in flight to stop
         self.thinker.close_search()
-        with self._lock:
-            turn = self.current
-            if self.knowledge is not None and turn.turn > 0:
-                self.knowledge.game_over(turn, len(self.log.rooms_seen()), self.game.max_score)
-            self._record.close()
-            if self._close_memory is not None:
-                self._close_memory.close()
+        try:
+            with self._lock:
+                turn = self.current
+                if self.knowledge is not None and turn.turn > 0:
+                    self.knowledge.game_over(turn, len(self.log.rooms_seen()), self.game.max_score)
+                self._record.close()
+                if self._close_memory is not None:
+                    self._close_memory.close()
+        finally:
+            self.game.close()

@@ -19,9 +19,9 @@ from zorktui.agent.playlog import normal
 from zorktui.agent.proposal import Idea, Proposal, Verdict
 from zorktui.agent.safety import reserved_reason, safe_command
 from zorktui.agent.situation import MapView, Situation, lighting_actions, map_view
+from zorktui.core.errors import ZorkTuiError, one_line
+from zorktui.core.turn import Turn
 from zorktui.engine.directions import COMMON
-from zorktui.engine.errors import ZorkTuiError, one_line
-from zorktui.engine.turn import Turn
 from zorktui.session import events as ev
 from zorktui.session.action_search import ActionSearch
 

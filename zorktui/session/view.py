@@ -7,14 +7,17 @@ itself. Call it off the UI thread: the memory answers from its database.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from zorktui.engine.turn import ObjectRef, Turn
+from zorktui.core.turn import ObjectRef, Turn
 from zorktui.memory import queries
 from zorktui.memory.maps.mapmodel import build_map
 from zorktui.memory.maps.maprender import render_map
+from zorktui.session.memory_view import MemoryView
 
 if TYPE_CHECKING:  # the session imports this module
     from zorktui.session.session import Session
@@ -82,6 +85,12 @@ class SessionView:
         return self._session.current
 
     @property
+    def title(self) -> str:
+        """The story's title (its file's name when the story has none)."""
+        story = self._session.game.story
+        return story.title or Path(str(story.path)).stem
+
+    @property
     def max_score(self) -> int | None:
         """The story's maximum score where it is knowable."""
         return self._session.game.max_score
@@ -110,6 +119,15 @@ class SessionView:
             if open_ways is not None:
                 info.unexplored = list(open_ways.mentioned)
         return info
+
+    def memory_view(self, reading: threading.Lock | None = None) -> MemoryView | None:
+        """The memory as the inspector reads it, as of any turn (None: this session keeps none).
+
+        Args:
+            reading: The front's reading lock, held by every read (closing the memory takes it too).
+        """
+        memory = self._session.memory
+        return MemoryView(memory, reading) if memory is not None else None
 
     def map_text(self) -> str | None:
         """The map drawn from the memory (None without a memory)."""

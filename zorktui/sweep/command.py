@@ -11,7 +11,7 @@ from types import ModuleType
 
 from rich.console import Console
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
 from zorktui.sweep.plan import RESULTS, Results, RunSpec, Story, plan_runs
 
 EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
@@ -127,7 +127,7 @@ def _play(driver: ModuleType, todo: list[RunSpec], results: Results, args: argpa
         if ours and driver.ray.is_initialized():
             driver.ray.shutdown()
         # A worker killed mid-run could not remove its scratch folders (the story's copy among them).
-        from zorktui.engine.scratch import sweep_orphans  # deferred: beside its one use
+        from zorktui.core.scratch import sweep_orphans  # deferred: beside its one use
 
         for kind in ("sweep", "search-workers", "search-progress", "memory"):
             sweep_orphans(kind)

@@ -18,7 +18,7 @@ from typing import Any
 import ray
 from ray.exceptions import GetTimeoutError, RayError, RayTaskError, TaskCancelledError, WorkerCrashedError
 
-from zorktui.engine.errors import one_line
+from zorktui.core.errors import one_line
 from zorktui.sweep.pack import unpack_folder
 from zorktui.sweep.plan import RUNS, Results, RunSpec, failed_row, finished_row
 from zorktui.sweep.worker import PID_DIR_ENV, play_run

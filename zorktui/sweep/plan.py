@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
 
 #: The results file inside the output folder: one JSON row per run.
 RESULTS = "results.jsonl"

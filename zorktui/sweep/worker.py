@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.scratch import scratch_folder
+from zorktui.core.scratch import scratch_folder
 from zorktui.sweep.pack import pack_folder, point_at_story
 from zorktui.sweep.plan import RunSpec
 
@@ -55,7 +55,7 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
     if pid_dir:
         Path(pid_dir, f"{spec.name}.pid").write_text(str(os.getpid()), encoding="utf-8")
     start = time.perf_counter()
-    # Named by this process: a worker killed mid-run leaves it for the next one to remove (engine/scratch.py).
+    # Named by this process: a worker killed mid-run leaves it for the next one to remove (core/scratch.py).
     scratch = scratch_folder("sweep")
     try:
         path = story_copy(story, spec, scratch)
@@ -69,7 +69,6 @@ def play_run(spec: RunSpec, story: bytes, pid_dir: str | None = None) -> dict[st
             reason = session.autopilot.run(spec.steps)
         finally:
             session.close()
-            session.game.close()
         turns = session.log.turns
         scores = [t.score or 0 for t in turns]
         outcome = {

@@ -207,7 +207,6 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         with self._reading:
             if not self.session.closed:
                 self.session.close()
-                self.session.game.close()
 
     def on_unmount(self) -> None:
         # Closing the app any other way (tests, ctrl+c) still writes the last turn.

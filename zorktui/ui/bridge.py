@@ -7,7 +7,6 @@ messages; each is handled here on the UI thread, by a method named after it.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.css.query import NoMatches
@@ -90,7 +89,7 @@ class SessionBridge(AppMixin):
         if turn.done:
             agent.state.notes = []  # they were about a game that goes on
         agent.state.usage = self._usage()
-        agent.state.objective = self.session.objective
+        agent.state.objective = self.session.thinker.objective
         agent.redraw()
         self._show_hint()
         self._refresh_status()
@@ -116,7 +115,7 @@ class SessionBridge(AppMixin):
             return
         agent = self.query_one(AgentPanel)
         agent.state.proposal = event.proposal
-        agent.state.objective = self.session.objective
+        agent.state.objective = self.session.thinker.objective
         agent.state.usage = self._usage()
         agent.redraw()
         self._show_hint()
@@ -203,9 +202,9 @@ class SessionBridge(AppMixin):
         if s.autopilot.running:
             auto = ("AUTOPILOT paused" if s.autopilot.paused else "AUTOPILOT") + f" {s.autopilot.delay:g}s"
         self.query_one(StatusBar).update_status(
-            title=s.game.story.title or Path(str(s.game.story.path)).stem,
+            title=self.view.title,
             location=turn.location.name if turn.location else "",
-            score=turn.score, max_score=s.game.max_score, moves=turn.moves, turn=turn.turn,
+            score=turn.score, max_score=self.view.max_score, moves=turn.moves, turn=turn.turn,
             mode=s.mode, agent=llm, autopilot=auto,
         )
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # hints only
 
     from zorktui.agent.proposal import Proposal
     from zorktui.session.session import Session
+    from zorktui.session.view import SessionView
     from zorktui.ui.baseline_view import BaselineView
 
 #: Autopilot delays the speed key cycles through (seconds between commands).
@@ -42,6 +43,7 @@ class PlayerActions(AppMixin):
 
     # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
     session: Session
+    view: SessionView
     study: BaselineView
     mcp: tuple[str, str] | None
     zoomed: str | None
@@ -247,13 +249,14 @@ class PlayerActions(AppMixin):
 
     def action_inspector(self) -> None:
         """Open the memory inspector on the current turn."""
-        if self.session.memory is None:
+        memory = self.view.memory_view(self._reading)
+        if memory is None:
             self.notify("This session keeps no memory (play with a session folder).", severity="warning")
             return
         # deferred: the inspector and the memory queries behind it (about 40 ms) load when first opened
         from zorktui.ui.screens.inspector import InspectorScreen
 
-        self.push_screen(InspectorScreen(self.session.memory, self.session.current.turn, reading=self._reading))
+        self.push_screen(InspectorScreen(memory, self.session.current.turn))
 
     def maximized_changed(self, widget: object | None) -> None:
         """The main screen's zoom changed, by F5, /map or Textual's own Escape: unzoomed, the keys go to the command line."""

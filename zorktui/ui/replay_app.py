@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input, Static
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.turn import ObjectRef
+from zorktui.core.turn import ObjectRef
 from zorktui.record.frames import Frame, frame_at_turn, frames_of
 from zorktui.session.view import objects_here
 from zorktui.ui.app_base import ZorkTuiAppBase
@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # hints only
     from textual import events
     from textual.timer import Timer
 
-    from zorktui.memory.graph import Memory
+    from zorktui.session.memory_view import MemoryView
 
 #: Seconds between frames the speed keys step through.
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1, 0.03)
@@ -161,7 +161,7 @@ class ReplayApp(ZorkTuiAppBase):
         Binding("q", "quit", "Quit", id="replay_q", show=False),
     ]
 
-    def __init__(self, folder: Path, records: list[dict[str, Any]], memory: Memory | None = None,
+    def __init__(self, folder: Path, records: list[dict[str, Any]], memory: MemoryView | None = None,
                  theme: str | None = None, config: UiConfig | None = None, themes_dir: Path | None = None) -> None:
         super().__init__(config if config is not None else load_config(), theme=theme, themes_dir=themes_dir)
         self.folder = folder
@@ -264,14 +264,10 @@ class ReplayApp(ZorkTuiAppBase):
     @work(thread=True, exclusive=True, group="map", exit_on_error=False)
     def read_map(self, index: int, turn: int) -> None:
         """Draw the memory's map as of ``turn`` off the UI thread."""
-        # deferred: the map modules load on the map reader's thread, not the UI's
-        from zorktui.memory.maps.mapmodel import build_map
-        from zorktui.memory.maps.maprender import render_map
-
         with self._reading:
             if self.memory is None:
                 return
-            text = render_map(build_map(self.memory, turn))
+            text = self.memory.map_text(turn)
         self.post_message(MapReady(index, text))
 
     def on_map_ready(self, message: MapReady) -> None:
@@ -366,17 +362,11 @@ def open_replay(folder: Path, theme: str | None = None) -> ReplayApp:
         SessionError: The folder holds no readable trajectory.
     """
     # deferred: loaded when the watch app opens, not with the CLI
-    from zorktui.session.files.folder import SessionError, SessionFolder, open_memory, story_vocabulary
+    from zorktui.session.files.folder import SessionError, SessionFolder
+    from zorktui.session.memory_view import open_for_replay
 
-    session = SessionFolder(folder)
-    records = session.records()
+    records = SessionFolder(folder).records()
     if not records:
         raise SessionError(f"{folder}: no trajectory to watch")
-    memory = None
-    if session.memory.exists():
-        try:
-            story = (records[0].get("story") or {}).get("path")
-            memory = open_memory(folder, vocabulary=story_vocabulary(story), catch_up=False)
-        except Exception:  # noqa: BLE001 - the map is optional: a locked or damaged memory means no map
-            memory = None
+    memory = open_for_replay(folder, (records[0].get("story") or {}).get("path"))
     return ReplayApp(folder, records, memory=memory, theme=theme)

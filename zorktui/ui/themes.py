@@ -17,7 +17,7 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from zorktui.engine.errors import one_line
+from zorktui.core.errors import one_line
 
 DEFAULT_THEME = "zork-dark"
 

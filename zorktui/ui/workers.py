@@ -18,7 +18,7 @@ from textual import work
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from zorktui.engine.errors import ZorkTuiError, one_line
+from zorktui.core.errors import ZorkTuiError, one_line
 from zorktui.session.commands import CommandError, sentence
 from zorktui.ui.app_host import AppMixin
 from zorktui.ui.messages import ActionsReady, Notice, PanelData, PanelsReady

@@ -40,11 +40,11 @@ from zorktui.agent.mcts.tree import Bounds, Edge, Node, select, set_priors
 from zorktui.agent.playlog import PlayLog, normal, short_result
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
+from zorktui.core.errors import GameError
+from zorktui.core.turn import Turn
 from zorktui.engine.directions import COMMON
-from zorktui.engine.errors import GameError
 from zorktui.engine.game import Game
 from zorktui.engine.game_api import GameState
-from zorktui.engine.turn import Turn
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import LlmClient

@@ -25,7 +25,7 @@ from zorktui.agent.mcts.choice import SearchReport
 from zorktui.agent.mcts.planner import MctsPlanner, PlannerSettings
 from zorktui.agent.proposal import Idea
 from zorktui.agent.situation import Situation
-from zorktui.engine.errors import GameError, ZorkTuiError
+from zorktui.core.errors import GameError, ZorkTuiError
 from zorktui.engine.worker.channel import Channel, WorkerDied
 
 if TYPE_CHECKING:  # hints only

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 
 #: What the story's whole maximum score is worth (points must outweigh a long line's curiosity,
 #: or the planner keeps exploring past points it could take now).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 from zorktui.memory.maps.walks import shortest_walks
 
 #: Routes offered at most (nearest first).

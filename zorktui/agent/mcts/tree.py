@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameState
-from zorktui.engine.turn import Turn
 
 #: PUCT's exploration constant (on values normalised to [0, 1]).
 C_PUCT = 1.25

@@ -31,9 +31,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
+from zorktui.core.scratch import scratch_file
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
 from zorktui.engine.calibrate.compass import Compass
-from zorktui.engine.scratch import scratch_file
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.worker.channel import Channel
 from zorktui.engine.world.fingerprint import ObjectsReading

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from zorktui.engine.turn import Turn
+from zorktui.core.turn import Turn
 from zorktui.engine.vm.interpreter import Interpreter
 from zorktui.engine.world.facts import FactReader
 from zorktui.engine.world.fingerprint import Fingerprinter

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from zorktui.engine.errors import GameError
+from zorktui.core.errors import GameError
 from zorktui.engine.vm.interpreter import Snapshot
 
 #: The registers a checkpoint's metadata must hold for its state to be restored.

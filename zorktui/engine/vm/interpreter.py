@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.ctypeslib import as_ctypes
 
-from zorktui.engine.errors import GameError
+from zorktui.core.errors import GameError
 
 #: jericho truncates longer commands; we refuse them instead of sending half a command.
 MAX_COMMAND_BYTES = 198

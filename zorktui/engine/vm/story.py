@@ -7,7 +7,7 @@ import struct
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from zorktui.engine.errors import StoryError
+from zorktui.core.errors import StoryError
 from zorktui.engine.zmachine.header import SUPPORTED_VERSIONS, Header
 from zorktui.locations import cache_dir as default_cache
 

@@ -26,8 +26,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from zorktui.engine.errors import GameError, RecordError, StoryError, ZorkTuiError
-from zorktui.engine.scratch import scratch_folder
+from zorktui.core.errors import GameError, RecordError, StoryError, ZorkTuiError
+from zorktui.core.scratch import scratch_folder
 
 #: The folder holding the zorktui package this process imported (a checkout, or site-packages).
 PACKAGE_ROOT = str(Path(str(files("zorktui"))).resolve().parent)

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
+from zorktui.core.turn import Turn
 from zorktui.engine.asking import Outcome
 from zorktui.engine.game import Game
 from zorktui.engine.game_api import GameState
-from zorktui.engine.turn import Turn
 
 #: What a move answers: the turn now current, and the undo depth after it.
 Moved = tuple[Turn, int]

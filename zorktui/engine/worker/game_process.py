@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from zorktui.core.errors import GameError, ZorkTuiError
+from zorktui.core.turn import Turn
 from zorktui.engine.asking import Outcome
-from zorktui.engine.errors import GameError, ZorkTuiError
 from zorktui.engine.game_api import DEFAULT_UNDO_LEVELS, GameState
-from zorktui.engine.turn import Turn
 from zorktui.engine.vm.checkpoints import list_checkpoints
 from zorktui.engine.vm.story import StoryInfo, open_story
 from zorktui.engine.worker.channel import Channel, WorkerDied

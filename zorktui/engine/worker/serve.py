@@ -19,7 +19,7 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
 
 
 def _host_class(path: str) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zorktui.engine.turn import ObjectRef
+from zorktui.core.turn import ObjectRef
 from zorktui.engine.zmachine.printed_names import PrintedNames, plain_name
 from zorktui.engine.zmachine.zmachine import ZMachine
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from zorktui.engine.turn import ObjectRef
+from zorktui.core.turn import ObjectRef
 from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: How a thing is held (``ObjectRef.relation``): on a supporter, in a container, by another person.

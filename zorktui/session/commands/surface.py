@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.errors import RecordError, ZorkTuiError, one_line
+from zorktui.core.errors import RecordError, ZorkTuiError, one_line
 from zorktui.engine.vm.checkpoints import check_name
 from zorktui.session.commands.meta import instead, meta_verb
 from zorktui.session.commands.slash import AppCommand, CommandError, saves_text
@@ -27,8 +27,8 @@ if TYPE_CHECKING:  # hints only
     from pathlib import Path
 
     from zorktui.agent.proposal import Policy, Proposal
+    from zorktui.core.turn import Turn
     from zorktui.engine.game_api import GameApi
-    from zorktui.engine.turn import Turn
     from zorktui.session.autopilot import Autopilot
     from zorktui.session.thinker import Thinker
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
 
 
 def _jsonable(value: object) -> object:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zorktui.engine.errors import ZorkTuiError
+from zorktui.core.errors import ZorkTuiError
 from zorktui.record.trajectory import read_trajectory
 
 if TYPE_CHECKING:  # hints only

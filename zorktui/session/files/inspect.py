@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from zorktui.session.files.folder import open_memory
 
@@ -43,20 +43,12 @@ def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.std
             invalid, or crashed the database engine.
     """
     # deferred: each inspect command loads only the memory readers it uses
-    from zorktui.memory.store import MemoryStoreError, check_read_only
+    from zorktui.memory.store import check_read_only
 
     check_read_only(query)
     with open_memory(root) as memory:  # bring the memory up to date, then let go of it
         folder = memory.store.folder
-    child = subprocess.run(
-        [sys.executable, "-m", "zorktui.session.files.cypher_child", str(folder), query],
-        capture_output=True, text=True, timeout=600,
-    )
-    if child.returncode != 0 or not child.stdout.strip():
-        raise MemoryStoreError(f"the query crashed the database engine (exit {child.returncode}); the memory is unchanged")
-    result = json.loads(child.stdout.strip().splitlines()[-1])
-    if "error" in result:
-        raise MemoryStoreError(result["error"])
+    result = cypher_in_child(folder, query)
     if as_json:
         print(json.dumps(result, ensure_ascii=False), file=out)
         return 0
@@ -64,6 +56,31 @@ def cypher_session(root: Path, query: str, as_json: bool, out: IO[str] = sys.std
     for row in result["rows"]:
         print(" | ".join(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in row), file=out)
     return 0
+
+
+def cypher_in_child(folder: Path, query: str, timeout: float = 600.0) -> dict[str, Any]:
+    """Run read-only Cypher on the database in ``folder`` in a child process: ``{"columns", "rows"}``.
+
+    A Kuzu crash on an odd query then costs one line of error, not the caller.
+
+    Raises:
+        MemoryStoreError: The query is invalid, crashed the database engine, or its answer is unreadable.
+        subprocess.TimeoutExpired: It ran longer than ``timeout`` seconds (the child is stopped).
+    """
+    from zorktui.memory.store import MemoryStoreError
+
+    child = subprocess.run([sys.executable, "-m", "zorktui.session.files.cypher_child", str(folder), query],
+                           capture_output=True, text=True, timeout=timeout)
+    lines = child.stdout.strip().splitlines()
+    if child.returncode != 0 or not lines:
+        raise MemoryStoreError(f"the query crashed the database engine (exit {child.returncode}); the memory is unchanged")
+    try:
+        result: dict[str, Any] = json.loads(lines[-1])
+    except ValueError:
+        raise MemoryStoreError("the query's answer could not be read") from None
+    if "error" in result:
+        raise MemoryStoreError(str(result["error"]))
+    return result
 
 
 def map_text(memory: Memory, as_of: int | None = None) -> str:

@@ -13,9 +13,9 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from zorktui.engine.errors import RecordError
+from zorktui.core.errors import RecordError
+from zorktui.core.turn import Turn
 from zorktui.engine.game_api import GameApi
-from zorktui.engine.turn import Turn
 from zorktui.record.export import LineOfPlay
 from zorktui.record.trajectory import TrajectoryWriter, now_iso, session_header, turn_record
 from zorktui.session.files.folder import SessionError, SessionFolder

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from zorktui.agent.playlog import PlayLog
+from zorktui.core.turn import Turn
 from zorktui.engine import open_story
 from zorktui.engine.game_api import GameApi
 from zorktui.engine.launch import open_game
-from zorktui.engine.turn import Turn
 from zorktui.record.replay import replay
 from zorktui.session.files.folder import SessionError, SessionFolder
 

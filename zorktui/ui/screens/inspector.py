@@ -9,11 +9,6 @@ one line of error, never the game.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
-import threading
-from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -30,19 +25,11 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from zorktui.agent.safety import clean_text
-from zorktui.engine.scratch import scratch_folder
+from zorktui.session.memory_view import CypherAnswer, EntityView, MemoryView, question_help
 from zorktui.ui.widgets.mapview import MapView
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from textual import events
-
-    from zorktui.memory.answers import EpisodeHit, FactRow
-    from zorktui.memory.graph import Memory
-    from zorktui.memory.mirror import EntityInfo
-
-
-#: Entity kinds listed in the browser, in this order.
-KINDS = ("room", "object", "player", "state")
 
 
 #: How the entity list labels each kind of entity (short words, never cut).
@@ -141,12 +128,11 @@ class InspectorScreen(Screen[None]):
         Binding("ctrl+n", "turn(1)", "Later turn", id="inspector_later"),
     ]
 
-    def __init__(self, memory: Memory, turn: int, reading: threading.Lock | None = None) -> None:
+    def __init__(self, memory: MemoryView, turn: int) -> None:
         super().__init__()
         self.memory = memory
         self.as_of = turn
         self.last = max(turn, 0)
-        self.reading = reading if reading is not None else threading.Lock()
         self.selected: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -172,10 +158,7 @@ class InspectorScreen(Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        # deferred: the memory's question module loads with the screen's first mount, not with the app
-        from zorktui.memory.questions import HELP
-
-        self.query_one("#ask-log", RichLog).write(Text(HELP, style="dim"))
+        self.query_one("#ask-log", RichLog).write(Text(question_help(), style="dim"))
         self.query_one("#cypher-log", RichLog).write(Text(
             "Read-only Cypher on a snapshot of the memory (a child process runs it).\n"
             "Nodes: Entity(id, kind, name, words, first_turn), Episode(turn, command, observation)\n"
@@ -203,52 +186,33 @@ class InspectorScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="inspector-world", exit_on_error=False)
     def read_world(self, as_of: int) -> None:
         """Entities known at the turn and the map as of then."""
-        # deferred: the map modules load on the reader's thread, not the UI's
-        from zorktui.memory.maps.mapmodel import build_map
-        from zorktui.memory.maps.maprender import render_map
-
-        with self.reading:
-            entities = [e for e in self.memory.mirror.entities.values() if e.first <= as_of and e.kind in KINDS]
-            map_text = render_map(build_map(self.memory, as_of))
-        entities.sort(key=lambda e: (KINDS.index(e.kind), e.name.lower()))
+        entities, map_text = self.memory.entities(as_of), self.memory.map_text(as_of)
         if not get_current_worker().is_cancelled:
-            self.post_message(InspectorData(as_of, "world", ([(e.id, e.kind, e.name) for e in entities], map_text)))
+            self.post_message(InspectorData(as_of, "world", (entities, map_text)))
 
     @work(thread=True, exclusive=True, group="inspector-entity", exit_on_error=False)
     def read_entity(self, eid: str, as_of: int) -> None:
         """One entity's facts over time and the turns that mention it."""
-        # deferred: the memory queries load on the reader's thread, not the UI's
-        from zorktui.memory import queries
-
-        with self.reading:
-            info = self.memory.mirror.entities.get(eid)
-            facts = queries.facts_about(self.memory, eid, as_of)
-            _, hits = queries.history(self.memory, info.name if info else eid, as_of, limit=8)
+        entity = self.memory.entity(eid, as_of)
         if not get_current_worker().is_cancelled:
-            self.post_message(InspectorData(as_of, "entity", (info, facts, hits)))
+            self.post_message(InspectorData(as_of, "entity", entity))
 
     @work(thread=True, group="inspector-ask", exit_on_error=False)
     def ask(self, question: str, as_of: int) -> None:
         """Answer a question as of the chosen turn."""
-        # deferred: the memory's question module loads on the reader's thread, not the UI's
-        from zorktui.memory.questions import ask
-
-        with self.reading:
-            answer = ask(self.memory, question, as_of)
-        self.post_message(InspectorData(as_of, "answer", (question, answer.text)))
+        self.post_message(InspectorData(as_of, "answer", (question, self.memory.ask(question, as_of))))
 
     @work(thread=True, group="inspector-cypher", exit_on_error=False)
     def cypher(self, query: str) -> None:
         """Run read-only Cypher in a child process on a snapshot of the database."""
-        self.post_message(InspectorData(self.as_of, "cypher", (query, run_cypher(self.memory, query, self.reading))))
+        self.post_message(InspectorData(self.as_of, "cypher", (query, cypher_text(self.memory.cypher(query)))))
 
     def on_inspector_data(self, message: InspectorData) -> None:
         if message.kind == "world":
             entities, map_text = message.payload
             self._show_world(entities, map_text, message.as_of)
         elif message.kind == "entity":
-            info, facts, hits = message.payload
-            self._show_entity(info, facts, hits, message.as_of)
+            self._show_entity(message.payload, message.as_of)
         elif message.kind == "answer":
             question, text = message.payload
             log = self.query_one("#ask-log", RichLog)
@@ -279,23 +243,22 @@ class InspectorScreen(Screen[None]):
         if highlighted in ids:
             options.highlighted = ids.index(highlighted)
 
-    def _show_entity(self, info: EntityInfo | None, facts: list[FactRow], hits: list[EpisodeHit], as_of: int) -> None:
+    def _show_entity(self, entity: EntityView, as_of: int) -> None:
         out = Text()
-        out.append(clean_text(info.name if info else "?"), style="bold")
-        out.append(f"  {info.kind if info else ''}, first seen turn {info.first if info else '?'}", style="dim")
+        out.append(clean_text(entity.name), style="bold")
+        out.append(f"  {entity.kind}, first seen turn {'?' if entity.first is None else entity.first}", style="dim")
         out.append(f"\nFacts up to turn {as_of} (bold: holding then)\n", style="italic")
-        if not facts:
+        if not entity.facts:
             out.append("  none\n", style="dim")
-        for fact in facts:
-            holds = fact.valid_to is None or fact.valid_to > as_of
-            out.append("  " + clean_text(fact.text()) + "\n", style="bold" if holds else "dim")
+        for text, holds in entity.facts:
+            out.append("  " + clean_text(text) + "\n", style="bold" if holds else "dim")
         out.append("\nTurns that mention it\n", style="italic")
-        if not hits:
+        if not entity.mentions:
             out.append("  none\n", style="dim")
-        for hit in hits:
-            out.append(f"  turn {hit.turn}", style="bold")
-            out.append(f" > {clean_text(hit.command or '(opening)')}: ")
-            first = " ".join(clean_text(hit.observation).split())
+        for turn, command, observation in entity.mentions:
+            out.append(f"  turn {turn}", style="bold")
+            out.append(f" > {clean_text(command or '(opening)')}: ")
+            first = " ".join(clean_text(observation).split())
             out.append((first[:120] + "…") if len(first) > 120 else first, style="dim")
             out.append("\n")
         self.query_one("#entity-body", Static).update(out)
@@ -325,50 +288,14 @@ class InspectorScreen(Screen[None]):
         self.dismiss(None)
 
 
-def run_cypher(memory: Memory, query: str, reading: threading.Lock | None = None, timeout: float = 60.0) -> Text:
-    """Run a user's read-only Cypher in a child process on a copy of the database; the result as text.
-
-    The memory is flushed and its files copied under its lock, so the copy is
-    consistent; the child opens the copy, never the live database.
-    """
-    # deferred: the store's checks load on the Cypher worker's thread, not the UI's
-    from zorktui.memory.store import DB_FILE, ReadOnlyQueryError, check_read_only
-
-    try:
-        text = check_read_only(query)
-    except ReadOnlyQueryError as exc:
-        return Text(str(exc), style="bold red")
-    snapshot = scratch_folder("cypher")
-    try:
-        with reading if reading is not None else nullcontext():
-            with memory.lock:
-                memory.flush()
-                with memory.store._lock:  # no write between the files being copied
-                    for path in memory.store.folder.glob(DB_FILE + "*"):
-                        if path.is_file():
-                            shutil.copy2(path, snapshot / path.name)
-        child = subprocess.run([sys.executable, "-m", "zorktui.session.files.cypher_child", str(snapshot), text],
-                               capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return Text(f"the query ran longer than {timeout:g} s and was stopped", style="bold red")
-    except OSError as exc:
-        return Text(f"cannot run the query: {exc}", style="bold red")
-    finally:
-        shutil.rmtree(snapshot, ignore_errors=True)
-    lines = child.stdout.strip().splitlines()
-    if child.returncode != 0 or not lines:
-        return Text(f"the query crashed the database engine (exit {child.returncode}); the memory is unchanged",
-                    style="bold red")
-    try:
-        result = json.loads(lines[-1])
-    except ValueError:
-        return Text("the query's answer could not be read", style="bold red")
-    if "error" in result:
-        return Text(clean_text(str(result["error"])), style="bold red")
+def cypher_text(answer: CypherAnswer) -> Text:
+    """A Cypher answer as the inspector shows it: a header row, the rows, their count (or the error in red)."""
+    if answer.error is not None:
+        return Text(clean_text(answer.error), style="bold red")
     out = Text()
-    out.append(" | ".join(clean_text(str(c)) for c in result["columns"]), style="bold")
-    for row in result["rows"][:500]:
+    out.append(" | ".join(clean_text(c) for c in answer.columns), style="bold")
+    for row in answer.rows:
         out.append("\n")
         out.append(" | ".join(clean_text(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)) for v in row))
-    out.append(f"\n({len(result['rows'])} rows)", style="dim")
+    out.append(f"\n({answer.total} rows)", style="dim")
     return out

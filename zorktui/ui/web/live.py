@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -22,13 +22,10 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from zorktui.engine.scratch import scratch_folder
+from zorktui.core.scratch import scratch_folder
 from zorktui.record.frames import Frame, frames_of
 from zorktui.ui.replay_app import ReplayApp, agent_text, room_text
 from zorktui.ui.widgets.mapview import MapView
-
-if TYPE_CHECKING:  # hints only
-    from zorktui.memory.graph import Memory
 
 #: Seconds between looks at the trajectory.
 POLL_SECONDS = 0.5
@@ -158,12 +155,14 @@ class LiveApp(ReplayApp):
 
     def _apply_to_memory(self) -> None:
         """Bring the private memory up to the records read (made on first use; none if it cannot be made)."""
+        from zorktui.session.memory_view import replica  # deferred: the memory (kuzu behind it) loads on this thread
+
         with self._reading:
             if self._memory_failed:
                 return
             try:
                 if self.memory is None:
-                    self.memory = _replica_memory(self._replica, self.header)
+                    self.memory = replica(self._replica, (self.header.get("story") or {}).get("path"))
                 self.memory.catch_up(self._seen)
             except Exception:  # noqa: BLE001 - the map is optional: a memory that cannot be built means no map
                 self._memory_failed = True
@@ -176,13 +175,3 @@ class LiveApp(ReplayApp):
                 self.memory.close()
                 self.memory = None
         shutil.rmtree(self._replica, ignore_errors=True)
-
-
-def _replica_memory(folder: Path, header: dict[str, Any]) -> Memory:
-    """A fresh memory in ``folder`` with the story's words for its objects."""
-    # deferred: the memory (kuzu behind it) loads on the reader's thread
-    from zorktui.memory.graph import Memory
-    from zorktui.session.files.folder import story_vocabulary
-
-    story = header.get("story") or {}
-    return Memory(folder / "memory", vocabulary=story_vocabulary(story.get("path")))

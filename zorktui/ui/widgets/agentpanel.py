@@ -14,7 +14,7 @@ from zorktui.ui.widgets.panel import TitledPanel
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import Usage
     from zorktui.agent.proposal import Proposal, Verdict
-    from zorktui.engine.turn import Turn
+    from zorktui.core.turn import Turn
 
 
 @dataclass

@@ -10,7 +10,7 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
-from zorktui.memory.maps.maprender import LEGEND
+from zorktui.session.memory_view import MAP_LEGEND as LEGEND
 from zorktui.ui.colours import colour
 
 _ARROWS = "▶◀▼▲◢◣◥◤"
