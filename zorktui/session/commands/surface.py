@@ -136,7 +136,7 @@ class Commands:
     def undo(self, n: int = 1) -> Answer:
         """Take back the last ``n`` turns."""
         if n < 1:
-            raise CommandError("undo takes a number of at least 1")
+            raise CommandError("undo takes a number of 1 or more")
         return self._jump("undo", lambda: self._session.undo(n))
 
     def restart(self) -> Answer:
