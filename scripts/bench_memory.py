@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from zorktui.core.turn import Turn  # noqa: E402
 from zorktui.engine.directions import COMMON  # noqa: E402
 from zorktui.engine.game import Game  # noqa: E402
-from zorktui.core.turn import Turn  # noqa: E402
 from zorktui.locations import bundled_story  # noqa: E402
 from zorktui.memory.graph import Memory  # noqa: E402
 from zorktui.memory.questions import ask  # noqa: E402

@@ -43,7 +43,7 @@ async def until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.0
 
 async def settle(pilot: Any, app: ZorkApp) -> None:
     """Wait until queued commands have played and the panel readers have finished."""
-    await until(pilot, lambda: not app.busy)
+    await until(pilot, lambda: not app.main.jobs.busy)
     await pilot.pause()
     readers = [w for w in app.workers if w.group in ("panels", "actions") and not w.is_finished]
     if readers:

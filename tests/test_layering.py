@@ -83,6 +83,17 @@ def test_the_layer_contracts_in_pyproject_hold() -> None:
     assert done.returncode == 0 and "6 kept, 0 broken" in done.stdout, done.stdout[-2000:] + done.stderr[-2000:]
 
 
+def test_every_top_level_package_is_in_a_layer() -> None:
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    layers = config["tool"]["importlinter"]["contracts"][0]["layers"]
+    named = {name.strip() for layer in layers for name in layer.split("|")}
+    tops = {f"zorktui.{p.stem}" for p in PACKAGE.iterdir()
+            if (p.suffix == ".py" and p.stem not in ("__init__", "__main__")) or (p / "__init__.py").exists()}
+    assert tops - named == set(), f"in no layer: {sorted(tops - named)}"
+
+
 def test_no_module_over_450_lines_and_no_folder_over_16_modules() -> None:
     long = [f"{p.relative_to(PACKAGE)}: {n}" for p in PACKAGE.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450]

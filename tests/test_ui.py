@@ -96,7 +96,7 @@ def test_game_and_command_text_with_markup_is_shown_literally(make_app) -> None:
             await settle(pilot, app)
             fake = dataclasses.replace(app.session.current, turn=99, command="x [bold]lamp[/bold]",
                                        observation="A sign reads: [bold]DANGER[/bold] [red]keep out[/] \x1b[31mred")
-            app.post_message(SessionEvent(ev.TurnDone(fake, "human", None)))
+            app.main.post_message(SessionEvent(ev.TurnDone(fake, "human", None)))
             await settle(pilot, app)
             text = app.query_one(Transcript).text
             assert "you > x [bold]lamp[/bold]" in text
@@ -262,7 +262,7 @@ def test_autopilot_shows_critic_refusals_as_they_happen(make_app) -> None:
             from zorktui.agent.proposal import Verdict
 
             refused = Verdict("jump off the cliff", -0.9, False, ["the look-ahead saw a death"], fatal=True)
-            app.post_message(SessionEvent(ev.CriticVerdict(refused, app.session.current.turn)))
+            app.main.post_message(SessionEvent(ev.CriticVerdict(refused, app.session.current.turn)))
             await until(pilot, lambda: "critic refused 'jump off the cliff'" in app.query_one(Transcript).text)
             assert "the look-ahead saw a death" in app.query_one(AgentPanel).text
             await pilot.press("ctrl+a")

@@ -35,14 +35,14 @@ def test_escape_after_a_zoom_gives_the_command_line_the_keys(tmp_path: Path, mak
             assert app.screen.maximized is app.query_one("#transcript")
             await pilot.press("escape")
             await pilot.pause()
-            assert app.screen.maximized is None and app.zoomed is None
+            assert app.screen.maximized is None and app.main.zoomed is None
             assert isinstance(app.focused, CommandLine)
             await type_keys(pilot, "look")
             await settle(pilot, app)
             # /map zooms; Escape unzooms it the same way
             await type_keys(pilot, "/map")
             await pilot.pause()
-            assert app.zoomed == "map"
+            assert app.main.zoomed == "map"
             await pilot.press("escape")
             await pilot.pause()
             await type_keys(pilot, "inventory")
@@ -59,11 +59,11 @@ def test_typing_while_zoomed_unzooms_into_the_command_line_without_losing_a_key(
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("f5", "f5")
-            assert app.zoomed == "room"
+            assert app.main.zoomed == "room"
             assert not app.query_one(CommandLine).display or app.screen.maximized is not None
             await type_keys(pilot, "look")
             await settle(pilot, app)
-            assert app.screen.maximized is None and app.zoomed is None
+            assert app.screen.maximized is None and app.main.zoomed is None
             # A click on a panel takes focus from the command line; typing brings it back
             await pilot.click("#transcript")
             await pilot.pause()
@@ -113,12 +113,12 @@ def test_keys_typed_in_a_burst_on_a_zoomed_panel_all_reach_the_command_line(tmp_
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("f5", "f5")
-            assert app.zoomed == "room"
+            assert app.main.zoomed == "room"
             for key, character in [*((c, c) for c in "inventory"), ("enter", "\r")]:
                 app.post_message(events.Key(key, character))
             await pilot.pause(0.2)
             await settle(pilot, app)
-            assert app.zoomed is None and app.query_one(CommandLine).value == ""
+            assert app.main.zoomed is None and app.query_one(CommandLine).value == ""
         assert commands(tmp_path) == ["inventory"]
 
     run(go())

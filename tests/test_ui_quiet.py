@@ -87,7 +87,7 @@ def test_after_the_walkthrough_wins_the_app_says_so_and_the_agent_waits(make_app
     async def go() -> None:
         async with app.run_test(size=SIZE) as pilot:
             for command in commands:
-                app.submit_job(lambda c=command: app.session.play(c), label=command)
+                app.main.submit_job(lambda c=command: app.session.play(c), label=command)
             await until(pilot, lambda: app.session.current.done, timeout=120)
             await settle(pilot, app)
             await until(pilot, lambda: not app.query_one(AgentPanel).state.thinking)

@@ -1,22 +1,20 @@
-"""The zorktui app: its bindings, its start and its closing.
+"""The zorktui app: it builds the main screen from the session, starts play, and closes it all once.
 
-The main screen's widgets are in :mod:`zorktui.ui.screens.main`; session
-events are shown by :mod:`zorktui.ui.bridge`; what the person does (command
-line, app commands, keys) is in :mod:`zorktui.ui.player_actions`, the app
-commands themselves in :mod:`zorktui.ui.app_commands`; the job queue and the
-panel readers in :mod:`zorktui.ui.workers`; a baseline study's rules in
-:mod:`zorktui.ui.baseline_view`.
+The main screen (:mod:`zorktui.ui.screens.main`) holds the layout, the keys
+and what the person does; its bridge (:mod:`zorktui.ui.bridge`) draws the
+session's events; its jobs (:mod:`zorktui.ui.workers`) play and read off the
+UI thread; the app commands are in :mod:`zorktui.ui.app_commands`, a baseline
+study's rules in :mod:`zorktui.ui.baseline_view`.
 
 Threads: session events arrive on whatever thread made them and are posted
-to the app as :class:`~zorktui.ui.messages.SessionEvent` messages. Everything
-that plays goes through one queue served by one thread worker
-(:meth:`submit_job`); workers only post messages.
+to the main screen as :class:`~zorktui.ui.messages.SessionEvent` messages.
+Everything that plays goes through one queue served by one thread worker
+(:meth:`Jobs.submit`); workers only post messages.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,20 +28,16 @@ from zorktui.session.modes import Mode
 from zorktui.session.view import SessionView
 from zorktui.ui.app_base import ZorkTuiAppBase
 from zorktui.ui.baseline_view import BaselineView
-from zorktui.ui.bridge import SessionBridge
 from zorktui.ui.keymap import UiConfig, load_config
 from zorktui.ui.messages import SessionClosed, SessionEvent
 from zorktui.ui.palette import AppCommandProvider
-from zorktui.ui.player_actions import PlayerActions
 from zorktui.ui.screens.main import MainScreen, main_layout
 from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.transcript import Transcript
-from zorktui.ui.workers import AppWorkers
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import Usage
-    from zorktui.agent.proposal import Proposal
     from zorktui.session.factory import Built
 
 
@@ -51,7 +45,7 @@ if TYPE_CHECKING:  # hints only: nothing more is imported at run time
 DEFAULT_AUTOPILOT_DELAY = 0.25
 
 
-class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
+class ZorkApp(ZorkTuiAppBase):
     """Co-play of a Z-machine story by a person and an agent.
 
     Args:
@@ -65,29 +59,9 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
     # The palette lists the app commands beside Textual's own (themes, keys, quit).
     COMMANDS = ZorkTuiAppBase.COMMANDS | {AppCommandProvider}
     TITLE = "zorktui"
-    BINDINGS = [
-        Binding("f1", "help", "Help", id="help", tooltip="Every key and app command"),
-        Binding("ctrl+y", "accept", "Accept", id="accept", priority=True, show=False,
-                tooltip="Play the agent's proposal (Enter on an empty line does too)"),
-        Binding("ctrl+r", "reject", "Reject", id="reject", priority=True, tooltip="Refuse the proposal, say why"),
-        Binding("ctrl+e", "edit", "Edit", id="edit", priority=True, tooltip="Put the proposal in the command line"),
-        Binding("ctrl+a", "autopilot", "Autopilot", id="autopilot", priority=True,
-                tooltip="Hand control to the agent, or take it back"),
-        Binding("f7", "pause", "Pause", id="pause", tooltip="Pause or resume the autopilot"),
-        Binding("f8", "step", "Step", id="step", tooltip="One autopilot command (or play the proposal)"),
-        Binding("f9", "speed", "Speed", id="speed", show=False, tooltip="Cycle the autopilot's delay"),
-        Binding("f2", "toggle_panel('room')", "Room", id="toggle_room", show=False, tooltip="Hide or show the Room panel"),
-        Binding("f3", "toggle_panel('map')", "Map", id="toggle_map", show=False, tooltip="Hide or show the Map panel"),
-        Binding("f4", "toggle_panel('agent')", "Agent", id="toggle_agent", show=False,
-                tooltip="Hide or show the Agent panel"),
-        Binding("f5", "zoom", "Zoom", id="zoom", tooltip="Zoom the panels in turn (Escape unzooms)"),
-        Binding("f6", "inspector", "Memory", id="inspector", tooltip="Open the memory inspector"),
-        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True, tooltip="Save and quit"),
-    ]
-
     def __init__(self, built: Built, theme: str | None = None, config: UiConfig | None = None,
                  themes_dir: Path | None = None, mcp: tuple[str, str] | None = None) -> None:
-        ids = {b.id for b in self.BINDINGS if isinstance(b, Binding) and b.id}
+        ids = {b.id for b in MainScreen.BINDINGS if isinstance(b, Binding) and b.id}
         super().__init__(config if config is not None else load_config(binding_ids=ids), theme=theme,
                          themes_dir=themes_dir)
         self.built = built
@@ -105,13 +79,9 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         # The line that answers the game's own QUIT names this front's way.
         self.session.commands.quit_how = "press ctrl+q (your session is kept)"
         self.session.commands.outside_agent = mcp is not None
-        self._init_workers()
-        self._editing: Proposal | None = None
-        self._unsubscribe: Callable[[], None] | None = None
         self._quitting = False
-        #: The panel zoomed to fill the screen (None: none).
-        self.zoomed: str | None = None
         self._agent_name = self._describe_agent()
+        self._main: MainScreen | None = None
         #: perf_counter when the first story text was written (for the start-up benchmark).
         self.first_text_at: float | None = None
 
@@ -121,16 +91,34 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         yield from main_layout()
 
     def get_default_screen(self) -> MainScreen:
-        """The main screen (it gives the command line focus back whenever it is shown again)."""
-        return MainScreen(id="_default")
+        """The main screen, built from the session (it gives the command line focus back whenever shown again)."""
+        self._main = MainScreen(self.session, self.view, self.study, self.mcp, self._agent_name, self._usage,
+                                self._tearing_down)
+        return self._main
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen (the app's default screen)."""
+        if self._main is None:
+            raise RuntimeError("the app has not started")
+        return self._main
+
+    def _tearing_down(self) -> bool:
+        """The app is closing: a message arriving now may find its widgets already gone.
+
+        Textual removes widgets before (or while) it clears ``is_running``, so
+        a late event or a panel reader's result has nothing to be shown on.
+        """
+        return self._quitting or not self.is_running or self._closing or self._closed
 
     def on_mount(self) -> None:
         # The main screen's widgets are mounted by now: fill them and start the session's work.
         # However a zoom ends (F5, /map, or Textual's own Escape), the command line takes the keys back.
-        self.watch(self.screen, "maximized", self.maximized_changed, init=False)
+        main = self.main
+        self.watch(main, "maximized", main.maximized_changed, init=False)
         if self.ui_config.keymap:
             self.set_keymap(self.ui_config.keymap)
-        self.study.apply_layout(self.screen)
+        self.study.apply_layout(main)
         transcript = self.query_one(Transcript)
         turn = self.session.current
         if turn.turn > 0:
@@ -150,14 +138,14 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         agent.state.agent = self._agent_name if self.session.agent is not None or self.mcp else ""
         agent.state.usage = self._usage()
         agent.redraw()
-        self._refresh_status()
-        self._unsubscribe = self.session.subscribe(self._forward)
-        self._serve_jobs()
-        self.refresh_panels()
-        self._after_turn_started()
-        self.study.ask_consent(self, self.built.consent)
+        main.bridge.refresh_status()
+        main.bridge.connect()
+        main.jobs.serve()
+        main.jobs.refresh_panels()
+        main.bridge.after_turn_started()
+        self.study.ask_consent(main, self.built.consent)
         if self.session.pending is not None:  # an outside agent's, handed in before the screen was up
-            self.post_message(SessionEvent(ev.ProposalReady(self.session.pending)))
+            main.post_message(SessionEvent(ev.ProposalReady(self.session.pending)))
         if self.session.agent is not None and not self.session.current.done:
             if self.session.mode == Mode.AUTOPILOT:
                 self.session.autopilot.start()
@@ -199,12 +187,15 @@ class ZorkApp(SessionBridge, PlayerActions, AppWorkers, ZorkTuiAppBase):
         self.exit()
 
     def _close_everything(self) -> None:
-        """Close the session and the game once (any thread)."""
-        self._jobs.put(None)
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        with self._reading:
+        """Close the session (and with it the game) once (any thread)."""
+        main = self._main
+        if main is None:  # never started: nothing follows the session
+            if not self.session.closed:
+                self.session.close()
+            return
+        main.jobs.stop()
+        main.bridge.disconnect()
+        with main.jobs.reading:
             if not self.session.closed:
                 self.session.close()
 

@@ -2,8 +2,9 @@
 
 Each entry joins a command's usage and help (from
 :data:`zorktui.session.commands.slash.APP_COMMANDS`, which line mode shares) to
-what it does in the app. The command line runs entries by name
-(:meth:`ZorkApp.run_app_command`); the command palette (ctrl+p) lists them
+what it does on the main screen (the session's own verbs go to
+``session.commands``). The command line runs entries by name
+(:meth:`MainScreen.run_app_command`); the command palette (ctrl+p) lists them
 through :class:`zorktui.ui.palette.AppCommandProvider`.
 """
 
@@ -88,9 +89,9 @@ class AppCommandRegistry:
 REGISTRY = AppCommandRegistry()
 
 
-def _session_verb(app: AppHost, command: AppCommand) -> None:
+def _session_verb(main: AppHost, command: AppCommand) -> None:
     """A verb the session answers (:data:`SESSION_VERBS`), run in order with the commands being played."""
-    app.submit_job(lambda: app.session.commands.run(command).shown or None, label=f"/{command.name}")
+    main.submit_job(lambda: main.session.commands.run(command).shown or None, label=f"/{command.name}")
 
 
 for _name in SESSION_VERBS:
@@ -99,52 +100,53 @@ for _name in SESSION_VERBS:
 
 
 @REGISTRY.command("mode")
-def _mode(app: AppHost, command: AppCommand) -> None:
-    app.set_mode(command.arg)
+def _mode(main: AppHost, command: AppCommand) -> None:
+    main.set_mode(command.arg)
 
 
 @REGISTRY.command("auto")
-def _auto(app: AppHost, command: AppCommand) -> None:
-    app.start_autopilot(command.int_arg(0, minimum=0) or None)
+def _auto(main: AppHost, command: AppCommand) -> None:
+    main.start_autopilot(command.int_arg(0, minimum=0) or None)
 
 
 @REGISTRY.command("pause")
-def _pause(app: AppHost, command: AppCommand) -> None:
-    app.action_pause()
+def _pause(main: AppHost, command: AppCommand) -> None:
+    main.action_pause()
 
 
 @REGISTRY.command("speed")
-def _speed(app: AppHost, command: AppCommand) -> None:
-    app.set_delay(command.arg)
+def _speed(main: AppHost, command: AppCommand) -> None:
+    main.set_delay(command.arg)
 
 
 @REGISTRY.command("reject")
-def _reject(app: AppHost, command: AppCommand) -> None:
-    app.reject(command.arg)
+def _reject(main: AppHost, command: AppCommand) -> None:
+    main.reject(command.arg)
 
 
 @REGISTRY.command("memory")
-def _memory(app: AppHost, command: AppCommand) -> None:
-    app.action_inspector()
+def _memory(main: AppHost, command: AppCommand) -> None:
+    main.action_inspector()
 
 
 @REGISTRY.command("map")
-def _map(app: AppHost, command: AppCommand) -> None:
-    app.zoom_to(None if app.zoomed == "map" else "map")
+def _map(main: AppHost, command: AppCommand) -> None:
+    main.zoom_to(None if main.zoomed == "map" else "map")
 
 
 @REGISTRY.command("theme")
-def _theme(app: AppHost, command: AppCommand) -> None:
-    if command.arg not in app.available_themes:
-        raise CommandError(f"no theme {command.arg!r}; there are {', '.join(sorted(app.available_themes))}")
-    app.theme = command.arg
+def _theme(main: AppHost, command: AppCommand) -> None:
+    themes = main.app.available_themes
+    if command.arg not in themes:
+        raise CommandError(f"no theme {command.arg!r}; there are {', '.join(sorted(themes))}")
+    main.app.theme = command.arg
 
 
 @REGISTRY.command("help")
-def _help(app: AppHost, command: AppCommand) -> None:
-    app.action_help()
+def _help(main: AppHost, command: AppCommand) -> None:
+    main.action_help()
 
 
 @REGISTRY.command("quit")
-def _quit(app: AppHost, command: AppCommand) -> None:
-    app.call_later(app.action_quit)  # a coroutine: call_later awaits it
+def _quit(main: AppHost, command: AppCommand) -> None:
+    main.call_later(main.action_quit)  # a coroutine: call_later awaits it

@@ -1,11 +1,9 @@
-"""What the app's parts use of the app, as types: the app commands, the study's view and the mixins.
+"""What the app commands and a study's view ask of the main screen they are handed, as a type.
 
-:class:`AppHost` is what :mod:`zorktui.ui.app_commands` and
-:mod:`zorktui.ui.baseline_view` ask of the app they are handed, so neither
-imports :mod:`zorktui.ui.app` (which imports them). :data:`AppMixin` is the
-base the app's mixins (:mod:`zorktui.ui.bridge`, :mod:`zorktui.ui.player_actions`,
-:mod:`zorktui.ui.workers`) type-check against: the Textual app they are mixed
-into; at run time it is ``object``, so nothing changes in the app's classes.
+:class:`AppHost` lets :mod:`zorktui.ui.app_commands` and
+:mod:`zorktui.ui.baseline_view` be typed against the main screen
+(:class:`zorktui.ui.screens.main.MainScreen` is one) without importing it,
+as it imports them.
 """
 
 from __future__ import annotations
@@ -14,30 +12,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # hints only
+    from textual.app import App
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
-    from textual.theme import Theme
     from textual.widget import Widget
 
     from zorktui.session.session import Session
-    from zorktui.ui.app_base import ZorkTuiAppBase
-
-    AppMixin = ZorkTuiAppBase
-else:
-    AppMixin = object
 
 W = TypeVar("W", bound="Widget")
 
 
 class AppHost(Protocol):
-    """The app as its app commands and a study's view use it (:class:`zorktui.ui.app.ZorkApp` is one)."""
+    """The main screen as its app commands and a study's view use it."""
 
     session: Session
     zoomed: str | None
-    theme: str
 
     @property
-    def available_themes(self) -> dict[str, Theme]: ...
+    def app(self) -> App[Any]: ...
 
     def submit_job(self, call: Callable[[], object], label: str = "") -> None: ...
 

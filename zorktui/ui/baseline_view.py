@@ -8,7 +8,7 @@ study's consent text. For an ordinary session (no rules) nothing is hidden.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
 
@@ -67,7 +67,7 @@ class BaselineView:
         """What the status bar calls the player (None: not a study, the agent's own name)."""
         return None if self.rules is None else f"baseline {self.rules.participant}"
 
-    def apply_layout(self, screen: Screen[object]) -> None:
+    def apply_layout(self, screen: Screen[Any]) -> None:
         """No agent panel; the memory's panels only if the study shows them."""
         if self.rules is None:
             return

@@ -1,86 +1,109 @@
-"""The app's side of the session: session events turned into what the widgets show.
+"""The main screen's side of the session: session events turned into what the widgets show.
 
-A mixin of :class:`zorktui.ui.app.ZorkApp`: session events arrive on the
-session's threads and are posted as :class:`~zorktui.ui.messages.SessionEvent`
-messages; each is handled here on the UI thread, by a method named after it.
+Session events arrive on the session's threads and are posted to the main
+screen as :class:`~zorktui.ui.messages.SessionEvent` messages; the screen hands
+each to :meth:`Bridge.show` on the UI thread, which calls the method named
+after it. The status line and the command line's hint, which many events
+change, are drawn here too.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from textual.css.query import NoMatches
 
 from zorktui.session import events as ev
-from zorktui.ui.app_host import AppMixin
-from zorktui.ui.messages import Notice, SessionEvent
+from zorktui.session.commands import jumped_text
+from zorktui.ui.messages import Notice, PanelData, SessionEvent
 from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
 from zorktui.ui.widgets.commandline import CommandLine
+from zorktui.ui.widgets.mapview import MapView
+from zorktui.ui.widgets.room import RoomPanel
 from zorktui.ui.widgets.statusbar import StatusBar
 from zorktui.ui.widgets.transcript import Transcript
 
 if TYPE_CHECKING:  # hints only
-    from textual.worker import Worker
+    from textual.screen import Screen
+    from textual.widget import Widget
 
     from zorktui.agent.llm import Usage
-    from zorktui.agent.proposal import Proposal
     from zorktui.session.session import Session
     from zorktui.session.view import SessionView
+    from zorktui.ui.workers import Jobs
+
+W = TypeVar("W", bound="Widget")
 
 
-class SessionBridge(AppMixin):
-    """Session events to widgets, and the status line and hint they change."""
+class Bridge:
+    """Session events to widgets, and the status line and hint they change.
 
-    # Held by the app (:class:`ZorkApp`), which sets them in its ``__init__``.
-    session: Session
-    view: SessionView
-    _editing: Proposal | None
-    _quitting: bool
-    _agent_name: str
+    Args:
+        screen: The main screen, whose widgets show the session.
+        session: The session shown.
+        view: What the panels read of it.
+        jobs: The screen's workers (panels and valid actions are read again after a turn).
+        agent_name: How the status line names the agent ("explore (offline)").
+        usage: The model client's running totals (None: no model).
+        tearing_down: Whether the app is closing (a late message then finds its widgets gone).
+    """
 
-    if TYPE_CHECKING:  # the app's and the other mixins'
-        def _usage(self) -> Usage | None: ...
+    def __init__(self, screen: Screen[None], session: Session, view: SessionView, jobs: Jobs, agent_name: str,
+                 usage: Callable[[], Usage | None], tearing_down: Callable[[], bool]) -> None:
+        self._screen = screen
+        self.session = session
+        self.view = view
+        self._jobs = jobs
+        self.agent_name = agent_name
+        self._usage = usage
+        self.tearing_down = tearing_down
+        self._unsubscribe: Callable[[], None] | None = None
 
-        def refresh_panels(self) -> None: ...
+    def query_one(self, selector: type[W]) -> W:
+        """The main screen's widget of a type."""
+        return self._screen.query_one(selector)
 
-        def fetch_actions(self) -> Worker[None]: ...
+    def notify(self, message: str, *, severity: str = "information", timeout: float = 4) -> None:
+        """A notification on the screen."""
+        self._screen.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
 
     # ------------------------------------------------------- session bridge
+    def connect(self) -> None:
+        """Start following the session's events."""
+        self._unsubscribe = self.session.subscribe(self._forward)
+
+    def disconnect(self) -> None:
+        """Stop following the session's events."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
     def _forward(self, event: ev.Event) -> None:
         """Session subscriber: runs on the session's threads, so it only posts."""
-        self.post_message(SessionEvent(event))
+        self._screen.post_message(SessionEvent(event))
 
-    def on_session_event(self, message: SessionEvent) -> None:
-        event = message.event
+    def show(self, event: ev.Event) -> None:
+        """Show a session event (on the UI thread)."""
         handler = getattr(self, f"_on_{type(event).__name__}", None)
         if handler is None:
             return
         try:
             handler(event)
         except NoMatches:
-            if not self._tearing_down():
+            if not self.tearing_down():
                 raise
-
-    def _tearing_down(self) -> bool:
-        """The app is closing: a message arriving now may find its widgets already gone.
-
-        Textual removes widgets before (or while) it clears ``is_running``, so
-        a late event or a panel reader's result has nothing to be shown on.
-        """
-        return self._quitting or not self.is_running or self._closing or self._closed
 
     def _on_TurnDone(self, event: ev.TurnDone) -> None:  # noqa: N802 - named after the event
         transcript = self.query_one(Transcript)
         turn = event.turn
         if event.jump:
-            where = turn.location.name if turn.location else "?"
-            transcript.note(f"— {event.jump}: back to turn {turn.turn} ({where}) —", style="bold italic")
+            transcript.note(f"— {jumped_text(event.jump, turn)} —", style="bold italic")
         else:
             transcript.echo(turn.command or "", event.actor)
             transcript.game_text(turn.observation)
         if turn.done:
             transcript.note(ending_line(turn, self.view.max_score), style="bold")
-        self._editing = None
         agent = self.query_one(AgentPanel)
         if agent.state.proposal is not None and agent.state.proposal.turn != turn.turn:
             agent.state.proposal = None
@@ -91,16 +114,16 @@ class SessionBridge(AppMixin):
         agent.state.usage = self._usage()
         agent.state.objective = self.session.thinker.objective
         agent.redraw()
-        self._show_hint()
-        self._refresh_status()
-        self.refresh_panels()
-        self._after_turn_started()
+        self.show_hint()
+        self.refresh_status()
+        self._jobs.refresh_panels()
+        self.after_turn_started()
 
     def _on_ThinkingStarted(self, event: ev.ThinkingStarted) -> None:  # noqa: N802
         agent = self.query_one(AgentPanel)
         agent.state.thinking = True
         agent.redraw()
-        self._refresh_status()
+        self.refresh_status()
 
     def _on_ThinkingFinished(self, event: ev.ThinkingFinished) -> None:  # noqa: N802
         agent = self.query_one(AgentPanel)
@@ -108,7 +131,7 @@ class SessionBridge(AppMixin):
         agent.state.think_ms = event.ms
         agent.state.usage = self._usage()
         agent.redraw()
-        self._refresh_status()
+        self.refresh_status()
 
     def _on_ProposalReady(self, event: ev.ProposalReady) -> None:  # noqa: N802
         if event.proposal.turn != self.session.current.turn:
@@ -118,8 +141,8 @@ class SessionBridge(AppMixin):
         agent.state.objective = self.session.thinker.objective
         agent.state.usage = self._usage()
         agent.redraw()
-        self._show_hint()
-        self._refresh_status()
+        self.show_hint()
+        self.refresh_status()
         client = event.proposal.client
         if client is not None:  # an outside agent waits for the person: say so where the eye is
             self.notify(f"{client} proposes '{event.proposal.command}': Enter plays it, ctrl+r rejects, ctrl+e edits",
@@ -135,8 +158,8 @@ class SessionBridge(AppMixin):
         if agent.state.proposal is event.proposal:
             agent.state.proposal = None
             agent.redraw()
-        self._show_hint()
-        self._refresh_status()
+        self.show_hint()
+        self.refresh_status()
 
     def _on_CriticVerdict(self, event: ev.CriticVerdict) -> None:  # noqa: N802
         verdict = event.verdict
@@ -158,20 +181,20 @@ class SessionBridge(AppMixin):
         agent.redraw()
 
     def _on_ModeChanged(self, event: ev.ModeChanged) -> None:  # noqa: N802
-        self._show_hint()
-        self._refresh_status()
+        self.show_hint()
+        self.refresh_status()
 
     def _on_AutopilotState(self, event: ev.AutopilotState) -> None:  # noqa: N802
         transcript = self.query_one(Transcript)
         if event.state == "stopped":
             transcript.note(f"Autopilot stopped: {event.reason or 'stopped'}. You have the controls.", style="bold italic")
             self.notify(f"Autopilot stopped: {event.reason or 'stopped'}", timeout=4)
-            self._show_hint()  # a proposal made just before the hand-back is the person's now
+            self.show_hint()  # a proposal made just before the hand-back is the person's now
         elif event.state == "running":
             transcript.note("Autopilot on: the agent plays (ctrl+a or typing takes over).", style="bold italic")
         elif event.state == "paused":
             transcript.note("Autopilot paused (F7 resumes, F8 steps).", style="italic")
-        self._refresh_status()
+        self.refresh_status()
 
     def _on_GameRebuilt(self, event: ev.GameRebuilt) -> None:  # noqa: N802
         self.query_one(Transcript).note(event.message, style="italic")
@@ -181,21 +204,34 @@ class SessionBridge(AppMixin):
         self.query_one(Transcript).error(event.message)
         self.notify(event.message, severity="error", timeout=6)
 
-    def on_notice(self, message: Notice) -> None:
+    def notice(self, message: Notice) -> None:
+        """A worker's line for the person: in the transcript (unless it is only said) and as a notification."""
         if message.transcript:
             transcript = self.query_one(Transcript)
             if message.severity == "error":
                 transcript.error(message.text)
             else:
                 transcript.note(message.text)
-        self.notify(message.text, severity=message.severity, timeout=4)  # type: ignore[arg-type]
+        self.notify(message.text, severity=message.severity, timeout=4)
+
+    def panels(self, data: PanelData) -> None:
+        """Show what the panel reader found."""
+        if self.tearing_down():
+            return
+        try:
+            self.query_one(RoomPanel).show(data.room)
+            self.query_one(MapView).show(data.map_text)
+        except NoMatches:
+            if not self.tearing_down():
+                raise
 
     # ---------------------------------------------------------- status bits
-    def _refresh_status(self) -> None:
+    def refresh_status(self) -> None:
+        """Draw the status line again."""
         s = self.session
         turn = s.current
         agent = self.query_one(AgentPanel).state
-        llm = self._agent_name
+        llm = self.agent_name
         if s.agent is not None or s.pending is not None:
             llm += ": thinking…" if agent.thinking else (": ready" if s.pending is not None else ": idle")
         auto = ""
@@ -208,7 +244,8 @@ class SessionBridge(AppMixin):
             mode=s.mode, agent=llm, autopilot=auto,
         )
 
-    def _show_hint(self) -> None:
+    def show_hint(self) -> None:
+        """Show the pending proposal's keys in the command line's hint (or none)."""
         p = self.session.pending
         line = self.query_one(CommandLine)
         if p is not None and p.turn == self.session.current.turn and not self.session.autopilot.running:
@@ -219,6 +256,7 @@ class SessionBridge(AppMixin):
         else:
             line.set_hint(None)
 
-    def _after_turn_started(self) -> None:
+    def after_turn_started(self) -> None:
+        """Look for the new state's valid actions, for completion, unless the autopilot is playing."""
         if not self.session.autopilot.running and not self.session.current.done:
-            self.fetch_actions()
+            self._jobs.fetch_actions()

@@ -20,7 +20,7 @@ class AppCommandProvider(Provider):
     """Every app command the session allows, with its help line."""
 
     def _entries(self) -> list[AppCommandEntry]:
-        study = getattr(self.app, "study", None)
+        study = getattr(self.app, "study", None)  # the play app's; other apps list every command
         return [e for e in REGISTRY if study is None or study.allows_command(e.name)]
 
     async def discover(self) -> Hits:
@@ -37,9 +37,9 @@ class AppCommandProvider(Provider):
 
     def _choose(self, entry: AppCommandEntry) -> None:
         if entry.needs_arg:
-            line = self.app.query_one(CommandLine)
+            line = self.app.main.query_one(CommandLine)  # type: ignore[attr-defined]
             line.value = f"/{entry.name} "
             line.cursor_position = len(line.value)
             line.focus()
             return
-        self.app.run_app_command(AppCommand(entry.name))  # type: ignore[attr-defined]
+        self.app.main.run_app_command(AppCommand(entry.name))  # type: ignore[attr-defined]
