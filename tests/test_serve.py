@@ -260,3 +260,21 @@ def test_serve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None
 def test_another_host_is_served_with_a_warning(tmp_path: Path) -> None:
     _port, said = _serve(tmp_path, ["--host", "0.0.0.0"])
     assert "warning: listening on 0.0.0.0: anyone who can reach port" in said
+
+
+def test_the_page_tells_a_screen_reader_how_to_play_in_plain_mode(tmp_path: Path) -> None:
+    """A screen reader cannot read the terminal's canvas: the page's HTML says how to play instead."""
+    port = free_port()
+    server = start_server(str(BUNDLED), "--session-root", str(tmp_path / "web"), port=port, env=_env(tmp_path))
+
+    async def read_page() -> str:
+        async with aiohttp.ClientSession() as http, http.get(f"http://127.0.0.1:{port}/") as response:
+            return await response.text()
+
+    try:
+        page = asyncio.run(read_page())
+    finally:
+        stop_server(server)
+    body = page[page.index("<body"):]
+    assert body.index("zorktui play --plain") < body.index('id="terminal"')  # read before the canvas
+    assert "screen reader" in body and "plain = true" in body and "/reject REASON" in body

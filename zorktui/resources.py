@@ -19,6 +19,7 @@ from pathlib import Path
 RESOURCES: dict[str, tuple[str, str]] = {
     "layout.tcss": ("zorktui.ui", "layout.tcss"),
     "app.tcss": ("zorktui.ui", "app.tcss"),
+    "plain_note.html": ("zorktui.ui.web", "plain_note.html"),
     "lighthouse.z5": ("zorktui.stories", "lighthouse.z5"),
 }
 

@@ -76,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     # Given by zorktui serve: stdin and stdout are textual-serve's pipes, not a terminal, yet the app runs.
     play.add_argument("--web", action="store_true",
                       help="draw the app into a browser tab (zorktui serve gives this to each tab's process)")
+    play.add_argument("--plain", action="store_true",
+                      help="play as a plain stream of lines, for screen readers and braille displays "
+                           "(also [ui] plain = true in config.toml, and when TERM is dumb)")
     _planner_arguments(play)
     _web_parsers(sub)
 

@@ -7,12 +7,17 @@ in the app when ``--participant`` is not given, then shows its consent screen.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from pathlib import Path
 
 from zorktui.cli.args import agent_options, check_agent_flags, check_model_configured, check_resume_seed, fail
 from zorktui.cli.common import build, new_session_folder, session_options, under_web_driver
 from zorktui.cli.run import cmd_run
+
+#: Seconds between autopilot moves in plain mode: time for a screen reader to read each one.
+PLAIN_AUTOPILOT_DELAY = 1.0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -22,6 +27,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # Under textual-serve stdin and stdout are pipes carrying the browser's screen: the app, not line mode.
     web = bool(getattr(args, "web", False)) or under_web_driver()
     screen = web or (sys.stdin.isatty() and sys.stdout.isatty())
+    plain = not web and (bool(getattr(args, "plain", False)) or plain_configured())
     root = args.session_root or sessions_dir()
     if args.session is not None and args.session_root is not None:
         fail("give --session DIR or --session-root DIR, not both")
@@ -41,8 +47,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             load_rules(args.participant or "P-0")  # the study's settings, checked before anyone is asked anything
         except BaselineError as exc:
             fail(str(exc))
-        if not screen:
-            fail("--baseline needs a terminal (the participant answers a consent screen)")
+        if not screen or plain:
+            fail("--baseline needs the app (the participant answers a consent screen), not plain or line mode")
         if args.participant is None:
             args.participant = _ask_pseudonym(args.theme)
             if args.participant is None:
@@ -50,6 +56,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         baseline = load_rules(args.participant)
         if args.session is None:
             args.session = participant_folder(args.participant, args.session_root)
+    if plain:
+        return _plain_mode(args, root)
     if not screen:
         if args.session is None and args.session_root is not None:
             args.session = new_session_folder(root)
@@ -91,6 +99,49 @@ def cmd_play(args: argparse.Namespace) -> int:
         live.stop()
     print(f"zorktui: session saved in {args.session}", file=sys.stderr)
     return 0
+
+
+def plain_configured() -> bool:
+    """Plain mode without the flag: ``[ui] plain = true`` in config.toml, or a terminal that says it is dumb."""
+    from zorktui.settings import load_section
+
+    if os.environ.get("TERM") == "dumb":
+        return True
+    table, _ = load_section("ui")
+    return table.get("plain") is True
+
+
+def _plain_mode(args: argparse.Namespace, root: Path) -> int:
+    """``play --plain``: co-play as labelled lines, recorded as the app records it."""
+    from zorktui.session.plain import PlainPlay, stdin_lines
+
+    if args.agent is None and args.mcp_port is None:
+        args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
+    check_agent_flags(args)
+    check_resume_seed(args)
+    if args.session is None:
+        args.session = new_session_folder(root)
+    built = build(session_options(args, args.mode or "coplay", args.agent))
+    session = built.session
+    session.autopilot.delay = PLAIN_AUTOPILOT_DELAY
+    live = None
+    if args.mcp_port is not None:
+        from zorktui.mcp_server.live import serve_app  # deferred: the MCP SDK and uvicorn only when asked for
+
+        live = serve_app(session, args.mcp_port, fail)
+        session.commands.outside_agent = True
+        print(f"zorktui: outside agents reach this session at {live.url}", flush=True)
+    code = 0
+    try:
+        PlainPlay(session, usage=built.llm.usage if built.llm is not None else None).run(stdin_lines())
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        if live is not None:
+            live.stop()
+        session.close()
+    print(f"zorktui: session saved in {args.session}", flush=True)
+    return code
 
 
 def _model_configured() -> bool:

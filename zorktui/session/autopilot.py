@@ -82,6 +82,8 @@ class Autopilot:
         self._host = host
         self._emit = emit
         self.rules = rules
+        # The budget the session was made with: a start without one goes back to it, not to the last one asked.
+        self._configured_steps = rules.steps
         #: Seconds the autopilot waits between its commands (the UI's speed setting).
         self.delay = 0.0
         self._thread: threading.Thread | None = None
@@ -102,15 +104,18 @@ class Autopilot:
         return self.running and not self._playing.is_set()
 
     def start(self, steps: int | None = None) -> None:
-        """Let the agent play on its own thread until a stop rule fires."""
+        """Let the agent play on its own thread until a stop rule fires.
+
+        Args:
+            steps: Commands it may play this time (None: the session's own budget, if it has one).
+        """
         if self._host.agent is None:
             self._emit(ev.ErrorEvent("no agent to hand control to"))
             return
         if self.running:
             self.resume()
             return
-        if steps is not None:
-            self.rules.steps = steps
+        self.rules.steps = steps if steps is not None else self._configured_steps
         self._stopping.clear()
         self._playing.set()
         self._steps = 0

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from zorktui.core.errors import ZorkTuiError, one_line
 from zorktui.core.scratch import scratch_folder
-from zorktui.memory.maps.maprender import LEGEND
+from zorktui.memory.maps.maprender import LEGEND, NOT_DRAWN
 from zorktui.session.files.inspect import cypher_in_child
 
 if TYPE_CHECKING:  # hints only
@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # hints only
 KINDS = ("room", "object", "player", "state")
 #: The map's key, as its last line reads (a panel may show it apart).
 MAP_LEGEND = LEGEND
+#: The line over the ways a map's drawing has no room for.
+MAP_NOT_DRAWN = NOT_DRAWN
 #: Rows of a Cypher answer kept for showing.
 CYPHER_ROWS = 500
 
@@ -108,6 +110,35 @@ class MemoryView:
 
         with self._read():
             return render_map(build_map(self._memory, as_of))
+
+    def ways(self, as_of: int | None = None) -> list[str]:
+        """The map as a list of ways, one line a room, here first: for a screen reader, not a drawing.
+
+        A line reads "Shingle Path (you are here): south to Landing Stage; north to Lamp Room
+        (likely, not walked); not yet taken: east." Rooms follow in the order they were found.
+        """
+        # deferred: the map model loads on the reader's thread
+        from zorktui.memory.maps.mapmodel import build_map
+
+        with self._read():
+            model = build_map(self._memory, as_of)
+        order = sorted(model.rooms, key=lambda rid: rid != model.current)
+        lines = []
+        for rid in order:
+            room = model.rooms[rid]
+            ways = []
+            for link in model.links:
+                if link.a == rid:
+                    ways.append(f"{link.direction} to {model.rooms[link.b].name}" + (" (one way)" if link.one_way else ""))
+                elif link.b == rid and (link.back or link.likely_back):
+                    walked = link.back is not None
+                    ways.append(f"{link.back or link.likely_back} to {model.rooms[link.a].name}"
+                                + ("" if walked else " (likely, not walked)"))
+            if room.unexplored:
+                ways.append("not yet taken: " + ", ".join(room.unexplored))
+            head = room.name + (" (you are here)" if room.current else "") + (" (dark)" if room.dark else "")
+            lines.append(f"{head}: {'; '.join(ways) if ways else 'no known ways'}.")
+        return lines
 
     def entity(self, eid: str, as_of: int) -> EntityView:
         """One entity's facts up to turn ``as_of`` and the turns that mention it."""

@@ -20,6 +20,8 @@ from zorktui.memory.maps.maprender import render_map
 from zorktui.session.memory_view import MemoryView
 
 if TYPE_CHECKING:  # the session imports this module
+    from zorktui.agent.llm import Usage
+    from zorktui.agent.proposal import Verdict
     from zorktui.session.session import Session
 
 
@@ -69,6 +71,38 @@ def objects_here(visible: Iterable[ObjectRef]) -> list[str]:
     return out
 
 
+def refusal_line(verdict: Verdict) -> str:
+    """A refusal for people: "'north' (-0.40): no known way that direction"."""
+    why = "; ".join(r for r in verdict.reasons if r) or "scored too low"
+    return f"'{verdict.command}' ({verdict.score:+.2f}): {why}"
+
+
+def ending_word(turn: Turn) -> str:
+    """How a finished story ended: "won", "died" or "ended"."""
+    return "won" if turn.victory else ("died" if turn.dead else "ended")
+
+
+def ending_line(turn: Turn, max_score: int | None = None) -> str:
+    """The transcript's line when the story ends, with the score where there is one."""
+    how = {"won": "You have won", "died": "You have died", "ended": "The story has ended"}[ending_word(turn)]
+    score = ""
+    if turn.score is not None:
+        score = f" with {turn.score}" + (f" of {max_score}" if max_score else "") + " points"
+    took = f"{turn.moves} moves" if turn.moves is not None else f"{turn.turn} turns"
+    return f"{how}{score}, in {took}. /undo, /restore NAME or /restart to play on."
+
+
+def llm_line(u: Usage) -> str:
+    """The model's line: how replies are asked for, what a turn costs, and the totals."""
+    # deferred: the labels' module is loaded already wherever a model is in use
+    from zorktui.agent.llm_endpoint import LABELS
+
+    replies = f"replies as {LABELS[u.replies]}. " if u.replies in LABELS else ""
+    each = f"{u.per_turn()}; " if u.per_turn() else ""
+    return (f"LLM: {replies}{each}{u.calls} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
+            f"${u.cost:.4f} in all")
+
+
 class SessionView:
     """The session as the app reads it.
 
@@ -100,8 +134,12 @@ class SessionView:
         words = getattr(self._session.game.zm.dictionary, "words", [])
         return [w.text if hasattr(w, "text") else str(w) for w in words]
 
-    def room(self) -> RoomInfo:
-        """The Room panel's facts: the current turn's, and the memory's ways out."""
+    def room(self, arrow: str = "→") -> RoomInfo:
+        """The Room panel's facts: the current turn's, and the memory's ways out.
+
+        Args:
+            arrow: What joins a way to where it leads ("→" on screen; words where it is read aloud).
+        """
         session = self._session
         turn = session.current
         info = RoomInfo(room=turn.location.name if turn.location else "", dark=turn.dark)
@@ -113,7 +151,7 @@ class SessionView:
         memory = session.memory
         if memory is not None:
             _, found, blocked = queries.exits(memory)
-            info.exits = [(e.direction, e.note(arrow="→"), e.one_way) for e in found]
+            info.exits = [(e.direction, e.note(arrow=arrow), e.one_way) for e in found]
             info.blocked = list(blocked)
             open_ways = queries.unexplored(memory)
             if open_ways is not None:

@@ -124,6 +124,16 @@ def _reject(main: AppHost, command: AppCommand) -> None:
     main.reject(command.arg)
 
 
+@REGISTRY.command("edit")
+def _edit(main: AppHost, command: AppCommand) -> None:
+    main.action_edit()
+
+
+@REGISTRY.command("room")
+def _room(main: AppHost, command: AppCommand) -> None:
+    main.zoom_to(None if main.zoomed == "room" else "room")
+
+
 @REGISTRY.command("memory")
 def _memory(main: AppHost, command: AppCommand) -> None:
     main.action_inspector()

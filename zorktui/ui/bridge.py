@@ -16,8 +16,9 @@ from textual.css.query import NoMatches
 
 from zorktui.session import events as ev
 from zorktui.session.commands import jumped_text
+from zorktui.session.view import ending_line, ending_word, refusal_line
 from zorktui.ui.messages import Notice, PanelData, SessionEvent
-from zorktui.ui.widgets.agentpanel import AgentPanel, ending_line, ending_word, refusal_line
+from zorktui.ui.widgets.agentpanel import AgentPanel
 from zorktui.ui.widgets.commandline import CommandLine
 from zorktui.ui.widgets.mapview import MapView
 from zorktui.ui.widgets.room import RoomPanel

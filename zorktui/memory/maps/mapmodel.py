@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from zorktui.engine.directions import GRID_OFFSET, OPPOSITE
+from zorktui.engine.directions import GRID_OFFSET, OPPOSITE, direction_of
 from zorktui.memory.graph import Memory
 from zorktui.memory.queries import all_exits, rooms, turn_of, where_am_i
-from zorktui.memory.schema import IS, state_id
+from zorktui.memory.schema import AT, IS, PLAYER, state_id
 from zorktui.memory.ways import by_order, way_map
 
 
@@ -58,8 +58,11 @@ class MapLink:
         likely_back: The opposite direction, the likely way back while nobody has walked it.
         one_way: Proven to have no way back (the opposite was tried from ``b``
             and led elsewhere or nowhere).
-        grid: The link joins neighbouring cells in its own direction (drawn),
-            rather than being listed.
+        grid: The link is drawn: ``b`` lies ``span`` cells from ``a`` in the link's own
+            direction with no room between, rather than being listed.
+        span: How many cells the drawn link crosses (1: neighbours).
+        walked: Someone walked it (either way); a way known only from the look-ahead
+            (the valid-action search saw where it leads) is not.
     """
 
     a: str
@@ -69,6 +72,8 @@ class MapLink:
     likely_back: str | None = None
     one_way: bool = False
     grid: bool = False
+    span: int = 1
+    walked: bool = True
 
 
 @dataclass
@@ -158,6 +163,36 @@ def _layout(room_ids: list[str], links: list[MapLink], start: str | None) -> dic
     return pos
 
 
+def walked_ways(memory: Memory, t: int) -> set[tuple[str, str, str]]:
+    """(from room, direction or command, to room) of every step the player took up to turn ``t``.
+
+    Read from the player's places over time and the command of the turn each
+    place began: a way the valid-action search found is known, but not walked.
+    """
+    places = memory.store.rows(
+        "MATCH (p:Entity {id: $p})-[f:Fact]->(r:Entity) WHERE f.relation = $at AND f.source = 'engine'"
+        " AND f.valid_from <= $t RETURN r.id, f.valid_from, f.valid_to ORDER BY f.valid_from",
+        {"p": PLAYER, "at": AT, "t": t},
+    )
+    commands = dict(memory.store.rows("MATCH (e:Episode) WHERE e.turn <= $t RETURN e.turn, e.command", {"t": t}))
+    ended = {int(until): room for room, _, until in places}
+    walked = set()
+    for room, since, _ in places:
+        before, command = ended.get(int(since)), commands.get(int(since))
+        if before is not None and before != room and command:
+            walked.add((before, direction_of(command) or " ".join(command.lower().split()), room))
+    return walked
+
+
+def _span(start: MapRoom, end: MapRoom, offset: tuple[int, int], taken: set[tuple[int, int]]) -> int:
+    """How many cells ``end`` lies from ``start`` along ``offset`` with none taken between (0: not so)."""
+    for k in range(1, 5):
+        if (end.col - start.col, end.row - start.row) == (offset[0] * k, offset[1] * k):
+            between = ((start.col + offset[0] * i, start.row + offset[1] * i) for i in range(1, k))
+            return k if not any(cell in taken for cell in between) else 0
+    return 0
+
+
 def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
     """The map as of a turn: visited rooms, learned exits, unexplored stubs, dark rooms.
 
@@ -208,9 +243,14 @@ def build_map(memory: Memory, as_of: int | None = None) -> MapModel:
     for rid, (col, row) in pos.items():
         found[rid].col, found[rid].row = col, row
         found[rid].current = rid == current
+    walked = walked_ways(memory, t)
+    taken = {(r.col, r.row) for r in found.values()}
     for link in links:
+        link.walked = (link.a, link.direction, link.b) in walked or (
+            link.back is not None and (link.b, link.back, link.a) in walked)
         offset = GRID_OFFSET.get(link.direction)
         if offset is not None:
-            start, end = found[link.a], found[link.b]
-            link.grid = (end.col - start.col, end.row - start.row) == offset
+            link.span = _span(found[link.a], found[link.b], offset, taken)
+            # A diagonal is drawn only between neighbours: a long one would cross other rooms' rows.
+            link.grid = link.span == 1 or (link.span > 1 and 0 in offset)
     return MapModel(found, links, current, t)

@@ -21,6 +21,8 @@ APP_COMMANDS: dict[str, tuple[str, str]] = {
     "step": ("", "let a paused autopilot (or the pending proposal) play one command"),
     "speed": ("SECONDS", "wait between autopilot commands"),
     "reject": ("[REASON]", "refuse the agent's proposal and say why"),
+    "edit": ("", "put the agent's proposal in the command line to change it"),
+    "room": ("", "zoom the Room panel: the ways out, what is here, what you carry"),
     "memory": ("", "open the memory inspector"),
     "map": ("", "zoom the map (Escape or typing unzooms)"),
     "theme": ("NAME", "switch the colour theme"),

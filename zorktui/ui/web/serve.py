@@ -22,8 +22,20 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from zorktui.resources import resource_path
+
 #: Seconds a tab's process has, once its browser has gone, to close its session before it is ended.
 TAB_GRACE = 4.0
+
+
+def with_plain_note(html: str) -> str:
+    """The page with the note on plain mode first in its body (the first thing a screen reader reads)."""
+    note = resource_path("plain_note.html").read_text(encoding="utf-8")
+    at = html.find("<body")
+    end = html.find(">", at) if at >= 0 else -1
+    if end < 0:
+        return note + html
+    return html[:end + 1] + "\n" + note + html[end + 1:]
 
 
 def tab_command(argv: list[str]) -> str:
@@ -110,10 +122,17 @@ class ZorkServer(Server):
         self.what = what
 
     async def handle_index(self, request: web.Request) -> Any:
-        """The page, with its script and websocket addressed as the browser reached this server."""
+        """The page, with its script and websocket addressed as the browser reached this server.
+
+        The page also says, in HTML a screen reader reads, how to play in plain mode: the
+        terminal it draws is a canvas, which no screen reader can read.
+        """
         # No await between here and the page's rendering: the address cannot change under another request.
         self.public_url = f"{request.scheme}://{request.host}"
-        return await super().handle_index(request)
+        page = await super().handle_index(request)
+        if isinstance(page, web.Response) and page.text:
+            page.text = with_plain_note(page.text)
+        return page
 
     async def on_startup(self, app: web.Application) -> None:
         """Say where to point a browser (on stderr; stdout is left alone)."""

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from zorktui.agent.safety import clean_text
+from zorktui.session.view import llm_line, refusal_line
 from zorktui.ui.colours import colour
 from zorktui.ui.widgets.panel import TitledPanel
 
 if TYPE_CHECKING:  # hints only: nothing more is imported at run time
     from zorktui.agent.llm import Usage
     from zorktui.agent.proposal import Proposal, Verdict
-    from zorktui.core.turn import Turn
 
 
 @dataclass
@@ -60,27 +60,6 @@ class AgentState:
 
 #: Refusals the panel lists at most.
 MAX_REFUSALS = 5
-
-
-def refusal_line(verdict: Verdict) -> str:
-    """A refusal for people: "'north' (-0.40): no known way that direction"."""
-    why = "; ".join(r for r in verdict.reasons if r) or "scored too low"
-    return f"'{verdict.command}' ({verdict.score:+.2f}): {why}"
-
-
-def ending_word(turn: Turn) -> str:
-    """How a finished story ended: "won", "died" or "ended"."""
-    return "won" if turn.victory else ("died" if turn.dead else "ended")
-
-
-def ending_line(turn: Turn, max_score: int | None = None) -> str:
-    """The transcript's line when the story ends, with the score where there is one."""
-    how = {"won": "You have won", "died": "You have died", "ended": "The story has ended"}[ending_word(turn)]
-    score = ""
-    if turn.score is not None:
-        score = f" with {turn.score}" + (f" of {max_score}" if max_score else "") + " points"
-    took = f"{turn.moves} moves" if turn.moves is not None else f"{turn.turn} turns"
-    return f"{how}{score}, in {took}. /undo, /restore NAME or /restart to play on."
 
 
 def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", success: str = "green") -> Text:
@@ -138,17 +117,6 @@ def render_agent(state: AgentState, accent: str = "yellow", error: str = "red", 
     else:
         out.append("LLM: not in use (offline agent)", style="dim")
     return out
-
-
-def llm_line(u: Usage) -> str:
-    """The model's line: how replies are asked for, what a turn costs, and the totals."""
-    # deferred: the labels' module is loaded already wherever a model is in use
-    from zorktui.agent.llm_endpoint import LABELS
-
-    replies = f"replies as {LABELS[u.replies]}. " if u.replies in LABELS else ""
-    each = f"{u.per_turn()}; " if u.per_turn() else ""
-    return (f"LLM: {replies}{each}{u.calls} calls, {u.prompt_tokens + u.completion_tokens:,} tokens, "
-            f"${u.cost:.4f} in all")
 
 
 class AgentPanel(TitledPanel):

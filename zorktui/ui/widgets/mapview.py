@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from zorktui.agent.safety import clean_text
 from zorktui.session.memory_view import MAP_LEGEND as LEGEND
+from zorktui.session.memory_view import MAP_NOT_DRAWN as NOT_DRAWN
 from zorktui.ui.colours import colour
 
 _ARROWS = "▶◀▼▲◢◣◥◤"
@@ -43,10 +44,11 @@ def style_map(text: str, accent: str, warning: str, muted: str) -> tuple[Text, t
         x, y = here
         end = lines[y].find("╗", x)
         offset = sum(len(line) + 1 for line in lines[:y])
-        for dy in range(3):
-            if y + dy < len(lines):
-                out.stylize(f"bold {accent}", offset + x, offset + min(end + 1, len(lines[y + dy])))
-                offset += len(lines[y + dy]) + 1
+        for line in lines[y:]:  # the box's lines, down to its bottom corner (a long name makes it taller)
+            out.stylize(f"bold {accent}", offset + x, offset + min(end + 1, len(line)))
+            offset += len(line) + 1
+            if line[x:x + 1] == "╚":
+                break
     return out, here
 
 
@@ -55,7 +57,7 @@ def split_notes(text: str) -> tuple[str, list[str]]:
     drawing: list[str] = []
     notes: list[str] = []
     for line in text.split("\n"):
-        (notes if _LISTED.search(line) else drawing).append(line)
+        (notes if _LISTED.search(line) or line == NOT_DRAWN else drawing).append(line)
     return "\n".join(drawing).rstrip("\n"), notes
 
 
@@ -111,7 +113,7 @@ class MapView(Vertical):
         shown = self.query_one("#map-notes", Static)
         shown.update(Text("\n".join(clean_text(n) for n in notes)))
         shown.display = bool(notes)
-        legend = "╔╗ here ▶ one-way ? unexplored"
+        legend = "╔╗ here ▶ one-way ┈ unwalked ? open"
         self.border_subtitle = f"as of turn {as_of} · {legend}" if as_of is not None else legend
         if here is not None:
             self.call_after_refresh(self._centre, here)
