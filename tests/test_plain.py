@@ -160,3 +160,27 @@ def test_plain_mode_in_a_real_terminal(tmp_path: Path) -> None:
     assert not NOISE.search(shown)
     fates = [r["proposal"]["fate"] for r in _records(tmp_path / "s") if r.get("type") == "turn" and r.get("proposal")]
     assert fates == ["accepted", "edited"]
+
+
+def test_plain_mode_says_how_the_model_replies(tmp_path: Path) -> None:
+    """The reply mode a model is asked in (issue 28's) is said once, as soon as it is known."""
+    from llm_server import ScriptedLLM
+
+    def first_offered(body: dict) -> str:  # a schema-honouring model: the first command its schema offers
+        action = body["response_format"]["json_schema"]["schema"]["properties"]["action"]
+        offered = action["anyOf"][0]["enum"] if "anyOf" in action else action["enum"]
+        return json.dumps({"reflection": "Onwards.", "objective": "explore", "action": offered[0]})
+
+    with ScriptedLLM(default=first_offered, structured="json_schema") as llm:
+        built = build_session(SessionOptions(agent="llm", model="m", base_url=llm.base_url, timeout=5, max_retries=0,
+                                             session=tmp_path / "s", mode="coplay", llm_subagents=False))
+        session = built.session
+        out = io.StringIO()
+        try:
+            PlainPlay(session, out=out, usage=built.llm.usage).run(_paced(session, ["", "", "/quit"]))
+        finally:
+            session.close()
+    said = out.getvalue().splitlines()
+    replies = [line for line in said if line.startswith("Agent: LLM: replies as JSON schema")]
+    assert len(replies) == 1, said
+    assert sum(line.startswith("Agent plays: ") for line in said) == 2

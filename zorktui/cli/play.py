@@ -48,7 +48,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         except BaselineError as exc:
             fail(str(exc))
         if not screen or plain:
-            fail("--baseline needs the app (the participant answers a consent screen), not plain or line mode")
+            fail("--baseline needs a terminal and the app (the participant answers a consent screen), not plain or line mode")
         if args.participant is None:
             args.participant = _ask_pseudonym(args.theme)
             if args.participant is None:
