@@ -266,6 +266,8 @@ class PlainPlay:
     def _verb(self, name: str, arg: str) -> None:
         """A slash verb: the session's own, or one that reads the session aloud."""
         if name in SESSION_VERBS:
+            if name in ("reject", "step"):
+                self._await_proposal()  # the proposal the person means is on its way
             answer = self.session.commands.run(AppCommand(name, arg))
             if name == "reject":
                 self.say("You", answer.text.removeprefix("You "))  # "You: refused 'north': not yet."
