@@ -62,12 +62,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.session is None and args.session_root is not None:
             args.session = new_session_folder(root)
         return _line_mode(args)
-    # Without --agent: the model when one is asked for or configured, else the offline explorer (with
-    # --mcp-port the outside agent is the one that proposes, unless --agent asks for the app's own too).
-    if baseline is None and args.agent is None and args.mcp_port is None:
-        args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
-    check_agent_flags(args)
-    check_resume_seed(args)
+    _settle_agent(args, choose=baseline is None)  # a study's participant plays alone
     if args.session is None:
         args.session = new_session_folder(root) if web or args.session_root else sessions_dir() / time.strftime("%Y%m%d-%H%M%S")
     options = session_options(args, args.mode or ("human" if baseline is not None else "coplay"), args.agent)
@@ -111,14 +106,23 @@ def plain_configured() -> bool:
     return table.get("plain") is True
 
 
+def _settle_agent(args: argparse.Namespace, choose: bool = True) -> None:
+    """Choose the agent when ``--agent`` is not given, then check the agent's flags and a resume's seed.
+
+    Without ``--agent`` it is the model when one is asked for or configured, else the offline explorer;
+    with ``--mcp-port`` the outside agent is the one that proposes, unless ``--agent`` asks for the app's own too.
+    """
+    if choose and args.agent is None and args.mcp_port is None:
+        args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
+    check_agent_flags(args)
+    check_resume_seed(args)
+
+
 def _plain_mode(args: argparse.Namespace, root: Path) -> int:
     """``play --plain``: co-play as labelled lines, recorded as the app records it."""
     from zorktui.session.plain import PlainPlay, stdin_lines
 
-    if args.agent is None and args.mcp_port is None:
-        args.agent = "llm" if args.model or args.base_url or _model_configured() else "explore"
-    check_agent_flags(args)
-    check_resume_seed(args)
+    _settle_agent(args)
     if args.session is None:
         args.session = new_session_folder(root)
     built = build(session_options(args, args.mode or "coplay", args.agent))

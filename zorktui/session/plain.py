@@ -85,7 +85,6 @@ class PlainPlay:
         self._said_replies = ""
         self._where: tuple[str, int | None] | None = None
         self._add_history = _editor()
-        session.commands.quit_how = "type /quit"
 
     # ------------------------------------------------------------- output
     def say(self, who: str, text: str) -> None:

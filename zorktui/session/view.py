@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING
 
 from zorktui.core.turn import ObjectRef, Turn
 from zorktui.memory import queries
-from zorktui.memory.maps.mapmodel import build_map
-from zorktui.memory.maps.maprender import render_map
 from zorktui.session.memory_view import MemoryView
 
 if TYPE_CHECKING:  # the session imports this module
@@ -170,7 +168,7 @@ class SessionView:
     def map_text(self) -> str | None:
         """The map drawn from the memory (None without a memory)."""
         memory = self._session.memory
-        return render_map(build_map(memory)) if memory is not None else None
+        return MemoryView(memory).map_text() if memory is not None else None
 
     def valid_actions(self) -> tuple[str, ...]:
         """The current state's valid actions (searched beside the game when not known yet)."""

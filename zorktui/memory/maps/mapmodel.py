@@ -174,7 +174,10 @@ def walked_ways(memory: Memory, t: int) -> set[tuple[str, str, str]]:
         " AND f.valid_from <= $t RETURN r.id, f.valid_from, f.valid_to ORDER BY f.valid_from",
         {"p": PLAYER, "at": AT, "t": t},
     )
-    commands = dict(memory.store.rows("MATCH (e:Episode) WHERE e.turn <= $t RETURN e.turn, e.command", {"t": t}))
+    # Only the turns a place began at: the map is drawn after every turn, and episodes grow with play.
+    began = sorted({int(since) for _, since, _ in places})
+    commands = dict(memory.store.rows("MATCH (e:Episode) WHERE list_contains($turns, e.turn) RETURN e.turn, e.command",
+                                      {"turns": began}))
     ended = {int(until): room for room, _, until in places}
     walked = set()
     for room, since, _ in places:
