@@ -57,7 +57,8 @@ search takes a little over half as long.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,6 +76,7 @@ from zorktui.engine.actions.grammar import (
     learn_templates,
     templates_from_grammar,
 )
+from zorktui.engine.actions.dispatch import Dispatcher
 from zorktui.engine.actions.pairs import order_pairs
 from zorktui.engine.actions.search_workers import (
     StorySetup,
@@ -113,6 +115,9 @@ class FinderStats:
     valid: int = 0
     learned_templates: int = 0
     failures_remembered: int = 0
+    #: Candidates dispatched to the story's action routine, and typed (see dispatch.py).
+    dispatched: int = 0
+    typed: int = 0
 
 
 def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
@@ -148,9 +153,12 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
             too (None: when the machine has more than one core).
         workers: In parallel, play them on the search worker processes
             instead where those run (see :mod:`zorktui.engine.actions.search_workers`).
+        dispatch: Call the story's own action routine for candidates where
+            evidence allows instead of typing them (see :mod:`zorktui.engine.actions.dispatch`).
     """
 
-    def __init__(self, game: SearchedGame, parallel: bool | None = None, workers: bool = True) -> None:
+    def __init__(self, game: SearchedGame, parallel: bool | None = None, workers: bool = True,
+                 dispatch: bool = True) -> None:
         self.game = game
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1
@@ -161,6 +169,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         # Seconds of one core per command played, as measured (None: not yet).
         self._per_command: float | None = None
         self._pool: ThreadPoolExecutor | None = None
+        # The thread that hands typed candidates to the search workers while dispatch runs here.
+        self._typist: ThreadPoolExecutor | None = None
         self.templates: Templates | None = None
         self._directions = direction_commands(game.zm)
         # Inform's compass, out of scope for commands that name no direction (a quarter of a search's time).
@@ -206,6 +216,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
+        #: Candidates by the story's own action routine where evidence allows (see dispatch.py).
+        self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, enabled=dispatch)
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
@@ -219,6 +231,9 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        if self._typist is not None:
+            self._typist.shutdown(wait=True)
+            self._typist = None
         if self._twin is not None:
             self._twin.close()
             self._twin = None
@@ -286,6 +301,66 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
 
+    def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
+        """Play ``commands`` typed: on the search workers from a thread where they run (dispatch goes on here), else now."""
+        if self.parallel and self.workers and self.dispatcher.active and self._search_workers() is not None:
+            if self._typist is None:
+                self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")
+            return self._typist.submit(self._play, start, commands)
+        done: Future[list[_Played]] = Future()
+        done.set_result(self._play(start, commands))
+        return done
+
+    def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]]) -> dict[int, _Played]:
+        """What dispatch gives for those of ``to_try`` it can take: {index: outcome as a search reads it}."""
+        self.dispatcher.weigh(self._per_command)
+        if not self.dispatcher.active:
+            return {}
+        digest = self._reading.digester()
+        raw = self._reading.raw_globals
+        played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
+        self.game.vm.restore(start)
+        if not played:
+            return {}
+        indices = list(played)
+        return dict(zip(indices, self._read([played[i] for i in indices], start), strict=True))
+
+    def _disagrees(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
+                   dispatched: dict[int, _Played], typed: list[int], keys: list[bytes],
+                   state_key: Callable[[bytes, np.ndarray], bytes], idle_keys: set[bytes], state: bytes) -> bool:
+        """Judge dispatch against typing; True where a template was just refused (the search is run again).
+
+        Candidates both dispatched and typed (their template on trial) are
+        compared. Then the plainest command of each group of those that
+        changed the world, if only dispatched, is typed: a listed action is
+        one a person can type and that does what the group does.
+        """
+        judge = self.dispatcher
+        was_typed = set(typed)
+        refused = False
+        for i, (h, g, _m, _at) in dispatched.items():
+            if i in was_typed:
+                agreed = state_key(h, g) == keys[i]
+                judge.judge(to_try[i][1], state, agreed)
+                refused |= not agreed
+        groups: dict[bytes, list[int]] = {}
+        for i, k in enumerate(keys):
+            if k not in idle_keys and not k.startswith(HALTED):
+                groups.setdefault(k, []).append(i)
+        unconfirmed = []
+        for k, members in groups.items():
+            plainest = min(members, key=lambda i: _plainness(to_try[i][0], to_try[i][1]))
+            if plainest in dispatched and plainest not in was_typed:
+                unconfirmed.append((plainest, k))
+        if unconfirmed:
+            played = self._play(start, [to_try[i][0] for i, _k in unconfirmed])
+            for (i, k), (h, g, _m, _at) in zip(unconfirmed, played, strict=True):
+                if state_key(h, g) != k:
+                    judge.refuse(to_try[i][1])
+                    refused = True
+            judge.stats.confirmed += len(unconfirmed)
+        return refused
+
     def find(self) -> tuple[str, ...]:
         """Search the current state; the game is left exactly as it was."""
         game = self.game
@@ -349,9 +424,23 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
                     continue
             to_try.append((command, template, objs))
             contexts.append((context, like))
+        # Dispatched where the evidence allows (see dispatch.py); typed otherwise, and while a template is on
+        # trial. The typed ones go to the search workers while this process dispatches (when both are at hand).
+        trusted = {i for i, (_c, template, objs) in enumerate(to_try) if objs and self.dispatcher.trusted(template)}
+        first = [i for i in range(len(to_try)) if i not in trusted]
         # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
-        outcomes = self._play(start, idle + [command for command, _t, _o in to_try])
-        idle_after, outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
+        typing = self._typing(start, idle + [to_try[i][0] for i in first])
+        dispatched = self._dispatched(start, to_try)
+        outcomes = typing.result()
+        idle_after, typed_outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
+        # Trusted candidates dispatch could not tell (a question inside the action) are typed after all.
+        late_typed = [i for i in sorted(trusted) if i not in dispatched]
+        typed_outcomes += self._play(start, [to_try[i][0] for i in late_typed])
+        typed = first + late_typed
+        stats.dispatched, stats.typed = len(dispatched), len(typed)
+        outcomes = [dispatched[i] if i in dispatched else None for i in range(len(to_try))]  # type: ignore[misc]
+        for i, outcome in zip(typed, typed_outcomes, strict=True):
+            outcomes[i] = outcome
         baselines = [*((h, g) for h, g, _m, _at in idle_after), unplayed]
         results = [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(to_try, outcomes, strict=False)]
         # Globals that many of this state's candidates disturb are scratch too.
@@ -370,6 +459,9 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         # A command outside the world (it took no time) counts as no change.
         keys = [unplayed_key if timeless else state_key(h, g)
                 for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes), strict=False)]
+        if dispatched and self._disagrees(start, to_try, dispatched, typed, keys, state_key, idle_keys, unplayed_key):
+            vm.restore(start)
+            return self.find()  # with the templates that disagreed typed (each time one fewer)
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
         landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys, strict=False)

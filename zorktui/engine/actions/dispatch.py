@@ -1,0 +1,339 @@
+"""Valid-action candidates by dispatch: the story's own action routine called for each object, the parser run once.
+
+Typing a candidate runs the story's parser, which on an Inform story is
+about nine tenths of what the candidate costs. Dispatch takes the other way
+round, without knowing the story:
+
+1. **The action routine.** A few commands are typed from the search's state
+   and every routine call they make is traced
+   (:meth:`zorktui.engine.vm.frotz_calls.FrotzCalls.trace`). The routine
+   that is called with the action as its first argument and the typed
+   object as its second, with the same first argument for one verb and
+   another for another verb, in most commands and earliest, is the story's
+   dispatcher: Inform 6's ``begin_action``, Inform 7's ``BeginAction``,
+   ZIL's ``PERFORM``.
+2. **Per template**, two commands with different objects are typed and
+   stopped at that routine's entry. The words holding one object in one
+   and the other in the other, in memory and on the stack, are the *slots*;
+   what else the parser wrote is the template's *overlay*.
+3. **Per candidate**: the state's memory with the overlay written, the
+   stack and registers at the entry, the slots set to the candidate's
+   object; then the machine runs to its next read, through the action and
+   the end of the turn (daemons, timers) as typing runs them, because the
+   story's own callers are on the stack.
+
+Dispatch is used where the evidence says it gives what typing gives, per
+template: a template's candidates are both dispatched and typed until
+:data:`TRUSTED_AFTER` of them in :data:`TRUSTED_STATES` states agree (same
+world, same place of waiting); one disagreement and the template is typed
+for good. A template whose grammar line tests the object (Inform's
+``noun=Routine``), or whose action reads the typed words, shows it here.
+Only from the story's normal command read is anything dispatched (never at
+a question, a menu or after the end), and a dispatched candidate after
+which the machine waits anywhere but there (a question inside the action)
+is typed instead. The finder then types the plainest command of every
+group of those it lists (see ``ActionFinder.find``), so every listed action
+is one a person can type.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import time
+
+import numpy as np
+
+from zorktui.engine.actions.batch import HALTED, Outcome
+from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
+from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+
+#: A template is dispatched without typing after this many of its candidates agreed ...
+TRUSTED_AFTER = 8
+#: ... in at least this many states.
+TRUSTED_STATES = 2
+#: Commands typed and traced to find the action routine, and the states it is looked for in.
+TRACED_COMMANDS = 12
+LOOKS_FOR_ROUTINE = 4
+#: The least number of traced commands the routine must be called from.
+ROUTINE_QUORUM = 3
+#: Dispatch is weighed against typing after this many candidates, and kept if it costs less than this share.
+WEIGHED_AFTER = 300
+CHEAPER = 0.7
+#: Commands of a template typed, at most, to find two that reach the routine.
+PROBES_PER_TEMPLATE = 6
+
+#: A candidate: (command, template, objects).
+Candidate = tuple[str, str, tuple[int, ...]]
+
+
+def available(vm: Interpreter) -> str:
+    """'' where this interpreter can dispatch, else why not (one line)."""
+    version = jericho_version()
+    if version not in CHECKED_JERICHO:
+        return f"jericho {version or '(unknown)'} is not a version dispatch was checked on ({', '.join(CHECKED_JERICHO)})"
+    missing = missing_symbols(vm._lib)
+    if missing:
+        return f"jericho's libfrotz lacks {', '.join(missing)}"
+    return ""
+
+
+def action_routine(calls_by_command: list[tuple[str, int, list]]) -> int | None:
+    """The entry of the story's action routine, voted from traced commands, or None.
+
+    Args:
+        calls_by_command: Per traced command: (its verb's template, the object
+            it named, the calls it made, each with ``entry`` and ``args``).
+    """
+    seen: dict[int, dict[int, tuple[int, str, int]]] = defaultdict(dict)
+    for n, (template, obj, calls) in enumerate(calls_by_command):
+        for i, call in enumerate(calls):
+            if len(call.args) >= 2 and call.args[1] == obj and n not in seen[call.entry]:
+                seen[call.entry][n] = (i, template, call.args[0])
+    ranked = []
+    for entry, hits in seen.items():
+        if len(hits) < ROUTINE_QUORUM:
+            continue
+        actions: dict[str, set[int]] = defaultdict(set)
+        for _i, template, action in hits.values():
+            actions[template].add(action)
+        one_each = all(len(a) == 1 for a in actions.values())
+        if not one_each or len({min(a) for a in actions.values()}) < 2:
+            continue  # the action must stay put for one verb and tell some verbs apart (synonyms share one)
+        ranked.append((-len(hits), sum(i for i, _t, _a in hits.values()) / len(hits), entry))
+    return min(ranked)[2] if ranked else None
+
+
+@dataclass
+class _Entry:
+    """A template's parse, stopped at the action routine's entry, ready for any object."""
+
+    #: The machine at the entry (its stack and registers are used; memory comes from the state searched).
+    snapshot: Snapshot
+    #: Memory the parser wrote (addresses, values), less the slots.
+    overlay: tuple[np.ndarray, np.ndarray]
+    #: Per object slot: word addresses in memory, word indices on the stack.
+    ram_slots: tuple[tuple[int, ...], ...]
+    stack_slots: tuple[tuple[int, ...], ...]
+
+
+@dataclass
+class _Evidence:
+    """What dispatch and typing gave for a template's candidates."""
+
+    agreed: int = 0
+    states: set[bytes] = field(default_factory=set)
+    refused: bool = False
+
+    def trusted(self) -> bool:
+        return not self.refused and self.agreed >= TRUSTED_AFTER and len(self.states) >= TRUSTED_STATES
+
+
+@dataclass
+class DispatchStats:
+    """What the last search dispatched (for benchmarks)."""
+
+    dispatched: int = 0
+    verified: int = 0
+    fell_back: int = 0
+    confirmed: int = 0
+
+
+class Dispatcher:
+    """Dispatches a game's candidates where evidence allows (see the module's docstring).
+
+    Args:
+        vm: The game's interpreter (dispatch runs on it; the state is restored by the caller).
+        prompt_at: Where the story waits for a command (program counter, call depth).
+        enabled: False: type every candidate.
+    """
+
+    def __init__(self, vm: Interpreter, prompt_at: Callable[[], tuple[int, int]], enabled: bool = True) -> None:
+        self.vm = vm
+        self.prompt_at = prompt_at
+        self.why_not = available(vm) if enabled else "dispatch is off"
+
+        self.calls = FrotzCalls(vm) if not self.why_not else None
+        #: The action routine's entry (None: not found yet).
+        self.routine: int | None = None
+        self._looked = 0
+        self._entries: dict[str, _Entry | None] = {}
+        self._evidence: dict[str, _Evidence] = defaultdict(_Evidence)
+        self.stats = DispatchStats()
+        # Seconds and candidates dispatched so far: the cost is weighed against typing's.
+        self._seconds = 0.0
+        self._count = 0
+
+    def weigh(self, typed_seconds: float | None) -> None:
+        """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
+
+        Args:
+            typed_seconds: What a typed candidate costs (seconds of one core), as the finder measured.
+        """
+        if typed_seconds is None or self._count < WEIGHED_AFTER or self.calls is None:
+            return
+        if self._seconds / self._count > CHEAPER * typed_seconds:
+            self.why_not = "typing costs this story no more than dispatch"
+            self.calls = None
+
+    @property
+    def active(self) -> bool:
+        """Whether dispatch can still be used on this story (``why_not`` says why not)."""
+        return self.calls is not None and (self.routine is not None or self._looked < LOOKS_FOR_ROUTINE)
+
+    def trusted(self, template: str) -> bool:
+        """Whether ``template``'s candidates are dispatched without typing them too."""
+        return self._evidence[template].trusted()
+
+    def refuse(self, template: str) -> None:
+        """Type ``template`` from now on (dispatch and typing disagreed)."""
+        self._evidence[template].refused = True
+
+    def judge(self, template: str, state: bytes, agreed: bool) -> None:
+        """Record whether a candidate of ``template`` gave the same when dispatched and typed."""
+        evidence = self._evidence[template]
+        if not agreed:
+            evidence.refused = True
+        else:
+            evidence.agreed += 1
+            evidence.states.add(state)
+
+    def play(self, start: Snapshot, candidates: list[Candidate], read: Callable[[np.ndarray], tuple[bytes, bytes]]
+             ) -> dict[int, Outcome]:
+        """Dispatch what can be of ``candidates`` from ``start``: {index: outcome}; the interpreter is left anywhere.
+
+        Args:
+            start: The state searched.
+            candidates: The search's candidates.
+            read: The objects digest and raw globals of a memory image.
+        """
+        self.stats = DispatchStats()
+        if self.calls is None or start.position() != self.prompt_at():
+            return {}
+        if self.calls.lib is not self.vm._lib:  # the interpreter was replaced after a halt
+            self.calls = FrotzCalls(self.vm)
+        by_template: dict[str, list[int]] = defaultdict(list)
+        for i, (_command, template, objs) in enumerate(candidates):
+            if objs and not self._evidence[template].refused:
+                by_template[template].append(i)
+        if self.routine is None:
+            self._find_routine(start, candidates, by_template)
+            if self.routine is None:
+                return {}
+        out: dict[int, Outcome] = {}
+        began = time.perf_counter()
+        for template, indices in by_template.items():
+            entry = self._entry(start, template, [candidates[i] for i in indices])
+            if entry is None:
+                continue
+            base = self._base(start, entry)
+            for i in indices:
+                outcome = self._dispatch(base, entry, candidates[i][2], read)
+                if outcome is None:
+                    self.stats.fell_back += 1
+                    continue
+                out[i] = outcome
+        self.stats.dispatched = len(out)
+        self._seconds += time.perf_counter() - began
+        self._count += len(out)
+        return out
+
+    def _find_routine(self, start: Snapshot, candidates: list[Candidate], by_template: dict[str, list[int]]) -> None:
+        """Trace a few typed commands from ``start`` and vote for the action routine."""
+        if self._looked >= LOOKS_FOR_ROUTINE or len(by_template) < 2:
+            return
+        self._looked += 1
+        assert self.calls is not None
+        traced = []
+        # Two objects per verb, as many verbs as fit: the vote needs the action to tell verbs apart.
+        for template, indices in by_template.items():
+            if len(candidates[indices[0]][2]) != 1:
+                continue
+            for i in indices[:2]:
+                command, _template, objs = candidates[i]
+                traced.append((template, objs[0], self.calls.trace(start, command)))
+            if len(traced) >= TRACED_COMMANDS:
+                break
+        self.routine = action_routine(traced)
+
+    def _entry(self, start: Snapshot, template: str, candidates: list[Candidate]) -> _Entry | None:
+        """The template's entry, learned from two of ``candidates`` the first time (None: it cannot be had).
+
+        The two must name different things in every slot (and no thing twice),
+        so each word that differs between them belongs to one slot.
+        """
+        if template in self._entries:
+            return self._entries[template]
+        assert self.calls is not None and self.routine is not None
+        stops: list[tuple[tuple[int, ...], Snapshot]] = []
+        tried = 0
+        for command, _template, objs in candidates:
+            if stops and not set(objs).isdisjoint(stops[0][0]):
+                continue
+            tried += 1
+            stop = self.calls.stop_at(start, command, self.routine)
+            if stop is not None:
+                stops.append((objs, stop))
+            if len(stops) == 2 or tried >= PROBES_PER_TEMPLATE:
+                break
+        if len(stops) < 2:
+            return None  # not this time: maybe in another state
+        (objs1, e1), (objs2, e2) = stops
+        found = [_slots(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
+        ram_slots = tuple(f[0] for f in found)
+        stack_slots = tuple(f[1] for f in found)
+        if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
+            self._entries[template] = None
+            return None
+        ram0, ram1 = start.ram(), e1.ram()
+        changed = ram0 != ram1
+        for addresses in ram_slots:
+            for address in addresses:
+                changed[address : address + 2] = False
+        where = np.nonzero(changed)[0]
+        entry = _Entry(e1, (where, ram1[where].copy()), ram_slots, stack_slots)
+        self._entries[template] = entry
+        return entry
+
+    @staticmethod
+    def _base(start: Snapshot, entry: _Entry) -> Snapshot:
+        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
+        ram = start.ram().copy()
+        where, values = entry.overlay
+        ram[where] = values
+        at = entry.snapshot.state
+        return Snapshot((ram, at[1], *at[2:7], start.state[7], start.state[8]), False)
+
+    def _dispatch(self, base: Snapshot, entry: _Entry, objs: tuple[int, ...],
+                  read: Callable[[np.ndarray], tuple[bytes, bytes]]) -> Outcome | None:
+        """One candidate from ``base``: its outcome, or None where typing must tell (a question, a halt)."""
+        calls = self.calls
+        assert calls is not None
+        vm = self.vm
+        vm.rewind(base)
+        for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=False):
+            for address in addresses:
+                calls.poke_word(address, obj)
+            for index in indices:
+                calls.poke_stack(index, obj)
+        calls.run_to_read()
+        at = vm.position()
+        if vm.halted():
+            return None
+        if at != self.prompt_at():
+            return None  # a question inside the action, or the end: typing tells
+        digest, raw = read(vm.ram())
+        return (digest if digest else HALTED, raw, at)
+
+
+def _slots(e1: Snapshot, e2: Snapshot, o1: int, o2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Word addresses in memory and word indices on the stack holding ``o1`` in ``e1`` and ``o2`` in ``e2``."""
+    r1, r2 = e1.ram().astype(np.int32), e2.ram().astype(np.int32)
+    w1 = (r1[:-1] << 8) | r1[1:]
+    w2 = (r2[:-1] << 8) | r2[1:]
+    ram = tuple(int(a) for a in np.nonzero((w1 == o1) & (w2 == o2))[0])
+    s1, s2 = e1.state[1].view(np.uint16), e2.state[1].view(np.uint16)
+    stack = tuple(int(i) for i in np.nonzero((s1 == o1) & (s2 == o2))[0])
+    return ram, stack

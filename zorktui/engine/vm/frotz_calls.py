@@ -1,0 +1,160 @@
+"""Frotz below the command line: single steps, calls traced, a stop at a routine's entry, a run to the next read.
+
+jericho's ``libfrotz`` exports more than its Python wrapper uses: the
+opcode loop one instruction at a time (``zstep``), a run to the next read
+(``run_free``), the next opcode (``next_opcode``), the call depth
+(``frame_count``), the frame pointer (``fp``) and the machine's memory
+(``zmp``). They are not a public API, so they are used only with a jericho
+version they were checked on (:data:`CHECKED_JERICHO`) and only when every
+symbol is there (:func:`missing_symbols`); anything else searches by typing.
+
+A *stop* at a routine's entry is a breakpoint in the story's code: the
+routine's first opcode byte is replaced by ``read`` (0xE4), at which
+``run_free`` stops by itself, then put back. No instruction is run twice and
+none is skipped: the machine holds the fetched opcode in ``next_opcode``,
+which gets the original byte back.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+
+#: jericho versions whose libfrotz was checked to export these symbols with these meanings.
+CHECKED_JERICHO = ("3.3.1",)
+#: What dispatching needs of libfrotz (functions and variables).
+SYMBOLS = ("zstep", "run_free", "dumb_set_next_action", "dumb_clear_screen",
+           "next_opcode", "frame_count", "fp", "zmp", "pcp", "stack")
+#: The opcodes at which ``run_free`` stops: ``read`` (aread/sread) and ``read_char``.
+READ, READ_CHAR = 0xE4, 0xF6
+#: A typed command traced further than this many instructions is cut off (a runaway loop).
+TRACE_LIMIT = 400_000
+
+
+def jericho_version() -> str:
+    """The installed jericho's version ('' when it cannot be read)."""
+    try:
+        from jericho.version import __version__
+    except ImportError:  # pragma: no cover - an unusual jericho
+        return ""
+    return str(__version__)
+
+
+def missing_symbols(lib: ctypes.CDLL) -> list[str]:
+    """The symbols of :data:`SYMBOLS` that ``lib`` does not export."""
+    missing = []
+    for name in SYMBOLS:
+        try:
+            getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+    return missing
+
+
+@dataclass(frozen=True)
+class Call:
+    """One routine call seen while a command ran."""
+
+    #: Call depth inside the routine (Frotz's frame count).
+    depth: int
+    #: Byte address of the routine's first instruction (after its locals header).
+    entry: int
+    #: The arguments it was given.
+    args: tuple[int, ...]
+
+
+class FrotzCalls:
+    """The low-level calls on one interpreter (see the module's docstring).
+
+    Args:
+        vm: The interpreter; its library must export :data:`SYMBOLS`.
+    """
+
+    def __init__(self, vm: Interpreter) -> None:
+        self.vm = vm
+        #: The library these calls were bound to (a revived interpreter loads another).
+        self.lib = lib = vm._lib
+        quick = ctypes.PyDLL("libfrotz (stepping)", handle=lib._handle)
+        self._zstep = quick.zstep
+        self._zstep.restype = None
+        self._set_action = quick.dumb_set_next_action
+        self._set_action.argtypes = [ctypes.c_char_p]
+        self._set_action.restype = None
+        self._clear = quick.dumb_clear_screen
+        self._clear.restype = None
+        # run_free releases the GIL (a plain CDLL call): a second interpreter's thread runs meanwhile.
+        self._run_free = lib.run_free
+        self._run_free.restype = None
+        self._next_opcode = ctypes.c_ubyte.in_dll(lib, "next_opcode")
+        self._frames = ctypes.c_int.in_dll(lib, "frame_count")
+        self._fp = ctypes.c_void_p.in_dll(lib, "fp")
+        self._zmp = ctypes.c_void_p.in_dll(lib, "zmp")
+        self._pcp = ctypes.c_void_p.in_dll(lib, "pcp")
+        self._stack = ctypes.addressof(ctypes.c_uint16.in_dll(lib, "stack"))
+
+    def trace(self, start: Snapshot, command: str, limit: int = TRACE_LIMIT) -> list[Call]:
+        """The routine calls made while ``command`` runs from ``start``, in order (the interpreter is left anywhere)."""
+        vm = self.vm
+        vm.rewind(start)
+        self._set_action(command.encode("cp1252", errors="replace") + b"\n")
+        self._zstep()  # the pending read takes the command
+        frames, fp, pcp, zmp, next_opcode = self._frames, self._fp, self._pcp, self._zmp, self._next_opcode
+        zstep, halted = self._zstep, vm.halted
+        calls: list[Call] = []
+        depth = frames.value
+        for _ in range(limit):
+            zstep()
+            now = frames.value
+            if now > depth:
+                frame = fp.value or 0
+                argc = ctypes.c_uint16.from_address(frame).value & 0xFF
+                args = tuple(ctypes.c_uint16.from_address(frame - 2 * (i + 1)).value for i in range(argc))
+                calls.append(Call(now, (pcp.value or 0) - (zmp.value or 0) - 1, args))
+            depth = now
+            if next_opcode.value in (READ, READ_CHAR) or halted():
+                break
+        self._clear()
+        return calls
+
+    def stop_at(self, start: Snapshot, command: str, entry: int) -> Snapshot | None:
+        """Type ``command`` from ``start`` and stop at the first entry to the routine at ``entry``.
+
+        Returns:
+            The machine at that entry (parsing done, the routine not begun),
+            or None when the command never got there (the parser refused it,
+            or it asked a question first).
+        """
+        vm = self.vm
+        vm.rewind(start)
+        byte = ctypes.c_ubyte.from_address((self._zmp.value or 0) + entry)
+        original = byte.value
+        byte.value = READ
+        try:
+            vm.play(command)
+        finally:
+            byte.value = original
+        self._clear()
+        pc, _depth = vm.position()
+        if vm.halted() or self._next_opcode.value != READ or pc != entry + 1:
+            return None
+        self._next_opcode.value = original
+        return vm.snapshot()
+
+    def poke_word(self, address: int, value: int) -> None:
+        """Write a word into the machine's memory (big-endian, as the Z-machine keeps it)."""
+        at = (self._zmp.value or 0) + address
+        ctypes.c_ubyte.from_address(at).value = value >> 8
+        ctypes.c_ubyte.from_address(at + 1).value = value & 0xFF
+
+    def poke_stack(self, index: int, value: int) -> None:
+        """Write a word of the machine's stack (in the interpreter's own byte order)."""
+        ctypes.c_uint16.from_address(self._stack + 2 * index).value = value
+
+    def run_to_read(self) -> None:
+        """Run from where the machine is to its next read (what a command does after the parser)."""
+        self._run_free()
+        self._clear()
