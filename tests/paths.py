@@ -23,3 +23,5 @@ def commands(path: Path) -> list[str]:
     """Commands of a walkthrough file (blank lines and # comments skipped)."""
     return [c.strip() for c in path.read_text().splitlines() if c.strip() and not c.strip().startswith("#")]
 FULL_HANDS = ROOT / "tests" / "data" / "inform" / "load.z5"
+DISPATCH = ROOT / "tests" / "data" / "inform" / "dispatch.z5"
+INFORM7 = ROOT / "tests" / "data" / "any" / "ferry.z8"

@@ -1,0 +1,178 @@
+"""Valid actions by dispatch: the story's own action routine called per object, checked against typing.
+
+``dispatch.z5`` (tests/data/inform) is a story of ours whose every thing is
+one of dispatch's risks: a creature token, a ``noun=Routine`` grammar line,
+an action that reads the typed words, a daemon, a question asked inside an
+action and an action that ends the story.
+"""
+
+from __future__ import annotations
+
+import pytest
+from paths import BUNDLED, DISPATCH, INFORM7
+
+from zorktui.engine.actions import dispatch as dispatch_module
+from zorktui.engine.actions.batch import play_batch
+from zorktui.engine.actions.dispatch import Dispatcher, action_routine, available
+from zorktui.engine.actions.valid_actions import ActionFinder
+from zorktui.engine.game import Game
+from zorktui.engine.vm.frotz_calls import FrotzCalls
+
+#: Play of dispatch.z5 that meets each risk.
+WALK = ["pet grey cat", "take shiny stone", "light wax candle", "gleam shiny stone", "buff shiny coin",
+        "take brass lamp", "wait", "drop shiny stone", "take spotted mushroom", "wait"]
+
+
+def _routine(game: Game, templates: list[str], obj: int) -> int | None:
+    calls = FrotzCalls(game.vm)
+    start = game.vm.snapshot()
+    traced = [(t, obj, calls.trace(start, t.format("me"))) for t in templates]
+    game.vm.restore(start)
+    return action_routine(traced)
+
+
+@pytest.mark.parametrize("story", [DISPATCH, BUNDLED, INFORM7], ids=["inform6", "lighthouse", "inform7"])
+def test_the_action_routine_is_found_from_what_typed_commands_call(story) -> None:
+    game = Game(story)
+    try:
+        routine = _routine(game, ["examine {0}", "smell {0}", "touch {0}", "kiss {0}"], game.facts.player)
+        assert routine is not None
+        # Stopped at its entry, a typed command has its action and its object as the first two arguments.
+        calls = FrotzCalls(game.vm)
+        start = game.vm.snapshot()
+        at_entry = calls.stop_at(start, "smell me", routine)
+        assert at_entry is not None
+        game.vm.restore(start)
+        traced = calls.trace(start, "smell me")
+        game.vm.restore(start)
+        first = next(c for c in traced if c.entry == routine)
+        assert first.args[1] == game.facts.player
+    finally:
+        game.close()
+
+
+def _walk_both(story, walk):
+    dispatched, typed = Game(story), Game(story)
+    by_dispatch = ActionFinder(dispatched, parallel=False)
+    by_typing = ActionFinder(typed, parallel=False, dispatch=False)
+    seen = []
+    try:
+        for command in [None, *walk]:
+            if command is not None:
+                dispatched.step(command)
+                typed.step(command)
+            found = by_dispatch.find()
+            assert set(found) == set(by_typing.find()), command
+            seen.append((command, by_dispatch.stats.dispatched, found))
+        return by_dispatch, seen
+    finally:
+        by_dispatch.close()
+        by_typing.close()
+        dispatched.close()
+        typed.close()
+
+
+def test_dispatch_lists_what_typing_lists_through_every_risk() -> None:
+    finder, seen = _walk_both(DISPATCH, WALK)
+    assert sum(n for _c, n, _f in seen) > 500  # most candidates were dispatched, not typed
+    trusted = {t for t in finder.templates.single if finder.dispatcher.trusted(t)}
+    assert {"take {0}", "smell {0}", "push {0}"} <= trusted
+    # A grammar line that tests the object, and an action that reads the words typed: typed for good.
+    assert not finder.dispatcher.trusted("gleam {0}")
+    assert not finder.dispatcher.trusted("buff {0}")
+    # The question inside an action and the ending are listed, as typing finds them.
+    assert "push red button" in seen[-1][2]
+    assert "eat spotted mushroom" in seen[-1][2]
+
+
+def test_the_bundled_story_lists_the_same_either_way() -> None:
+    from paths import BUNDLED_WALKTHROUGH, commands
+
+    _finder, seen = _walk_both(BUNDLED, commands(BUNDLED_WALKTHROUGH)[:12])
+    assert sum(n for _c, n, _f in seen) > 1000
+
+
+def _trusting(game: Game) -> ActionFinder:
+    """A finder that has searched a few states of dispatch.z5 (its templates on trial, then trusted)."""
+    finder = ActionFinder(game, parallel=False)
+    for command in ["take spotted mushroom", "take brass lamp", "light wax candle"]:
+        finder.find()
+        game.step(command)
+    return finder
+
+
+def test_the_end_of_the_turn_runs_after_a_dispatched_action() -> None:
+    game = Game(DISPATCH)
+    finder = _trusting(game)
+    try:
+        vm = game.vm
+        start = vm.snapshot()
+        candidates = [(f"smell {name}", "smell {0}", (obj,)) for name, obj in _things(game).items()]
+        reading = game.fingerprint.reading()
+        digest = reading.digester()
+        outcomes = finder.dispatcher.play(start, candidates, lambda ram: (digest(ram), reading.raw_globals(ram)))
+        vm.restore(start)
+        assert len(outcomes) == len(candidates)
+        typed = play_batch(vm, start, [c for c, _t, _o in candidates], reading)
+        kept = game.fingerprint.kept_globals_of
+        before = (reading.digester()(start.ram()), kept([reading.raw_globals(start.ram())])[0].tobytes())
+        for i, (h, g, at) in outcomes.items():
+            typed_h, typed_g, typed_at = typed[i]
+            after = (h, kept([g])[0].tobytes())
+            assert after == (typed_h, kept([typed_g])[0].tobytes()) and at == typed_at, candidates[i][0]
+            # The candle's daemon burned it down a turn: the world is not the one before.
+            assert after != before
+    finally:
+        finder.close()
+        game.close()
+
+
+def _things(game: Game) -> dict[str, int]:
+    zm = game.zm
+    zm.refresh(game.vm.ram())
+    room, player = game.facts.place().room, game.facts.player
+    return {zm.objects.name(o): o for o in zm.objects.children(room) + zm.objects.children(player) if o != player}
+
+
+def test_a_question_or_an_ending_inside_an_action_is_left_to_typing() -> None:
+    game = Game(DISPATCH)
+    finder = _trusting(game)
+    try:
+        vm = game.vm
+        start = vm.snapshot()
+        things = _things(game)
+        candidates = [("push red button", "push {0}", (things["red button"],)),
+                      ("eat spotted mushroom", "eat {0}", (things["spotted mushroom"],)),
+                      ("eat brass lamp", "eat {0}", (things["brass lamp"],)),
+                      ("push brass lamp", "push {0}", (things["brass lamp"],))]
+        reading = game.fingerprint.reading()
+        outcomes = finder.dispatcher.play(start, candidates, lambda ram: (reading.digester()(ram), reading.raw_globals(ram)))
+        vm.restore(start)
+        assert set(outcomes) == {2, 3}
+        assert finder.dispatcher.stats.fell_back == 2
+        # At a question, nothing is dispatched at all (only the normal command read is).
+        game.step("push red button")
+        assert game.current.question
+        asked = vm.snapshot()
+        assert finder.dispatcher.play(asked, candidates[3:], lambda ram: (b"x", b"")) == {}
+        vm.restore(asked)
+    finally:
+        finder.close()
+        game.close()
+
+
+def test_a_jericho_not_checked_or_dispatch_turned_off_types(monkeypatch) -> None:
+    game = Game(DISPATCH)
+    try:
+        assert available(game.vm) == ""
+        off = Dispatcher(game.vm, lambda: game.prompt_at, enabled=False)
+        assert not off.active and off.why_not
+        monkeypatch.setattr(dispatch_module, "jericho_version", lambda: "0.1")
+        other = Dispatcher(game.vm, lambda: game.prompt_at)
+        assert not other.active and "0.1" in other.why_not
+        finder = ActionFinder(game, parallel=False)
+        finder.dispatcher = other
+        assert finder.find() and finder.stats.dispatched == 0
+        finder.close()
+    finally:
+        game.close()
