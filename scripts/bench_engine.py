@@ -27,6 +27,7 @@ Defaults to the bundled game and its walkthrough.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import random
 import statistics
@@ -110,7 +111,7 @@ def reference_path(story: Path, walkthrough: list[str], walk: int, seed: int, re
     paths = {}
     for name in ("walkthrough", "random walk"):
         game = Game(story)
-        finder = ActionFinder(game)
+        finder = ActionFinder(game, dispatch=False)  # the truth is the typed search
         rng = random.Random(seed)
         commands: list[str] = []
         refs: list[set[str]] = []
@@ -193,7 +194,7 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
         game = game_class(story)
         game._finder = finder_class(game, parallel=parallel)
         games[name] = game
-    out = {name: ([], [], [0, 0], []) for name in finders}
+    out = {name: ([], [], [0, 0], [], []) for name in finders}
     seen: set[str] = set()
     for command in [None, *commands]:
         if command is not None and any([g.step(command).done for g in games.values()]):
@@ -206,11 +207,12 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
         seen.add(h)
         index = len(seen) - 1
         for name, game in games.items():
-            per_state, tried, counts, misses = out[name]
+            per_state, tried, counts, misses, split = out[name]
             t = time.perf_counter()
             valid = game.valid_actions()
             per_state.append((time.perf_counter() - t) * 1000)
             tried.append(game._finder.stats.tried)
+            split.append((getattr(game._finder.stats, "dispatched", 0), getattr(game._finder.stats, "typed", 0)))
             if refs is not None:
                 # Outcomes judged on today's game, so every finder's commands are hashed alike.
                 got = outcomes(list(games.values())[-1], valid)
@@ -218,9 +220,36 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
                 counts[1] += len(refs[index])
                 if refs[index] - got:
                     misses.append(f"state {index}: {len(refs[index] - got)} outcome(s)")
-    for game in games.values():
+                if got - refs[index]:  # listed, but typed it leads nowhere the typed search knows
+                    misses.append(f"state {index}: {len(got - refs[index])} extra(s)")
+    for name, game in games.items():
+        out[name][4].append(instructions(game))
         game.close()
     return out
+
+
+def instructions(game, sample: int = 40) -> tuple[float, float] | None:
+    """Median instructions per candidate, typed and dispatched, on a sample of the last state's candidates."""
+    finder = game._finder
+    dispatcher = getattr(finder, "dispatcher", None)
+    if dispatcher is None or not dispatcher.active or finder.templates is None:
+        return None
+    start = game.vm.snapshot()
+    counts = []
+    for template in [t for t in finder.templates.single if dispatcher.trusted(t)]:
+        held, scope = finder._scope()
+        for obj in scope[:2]:
+            word = finder._object_word(obj, scope)
+            if word:
+                found = dispatcher.instructions(start, (template.format(word), template, (obj,)))
+                if found:
+                    counts.append(found)
+        if len(counts) >= sample:
+            break
+    game.vm.restore(start)
+    if not counts:
+        return None
+    return statistics.median(c[0] for c in counts), statistics.median(c[1] for c in counts)
 
 
 def ms(x: float) -> str:
@@ -236,6 +265,7 @@ def main() -> None:
     parser.add_argument("--walk", type=int, default=60, help="steps of the random walk")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random walk")
     parser.add_argument("--no-recall", action="store_true", help="skip the full searches recall is measured against")
+    parser.add_argument("--per-state", action="store_true", help="print each state's time and candidates")
     parser.add_argument("--against", metavar="REV", help="also time the finder of this git revision, state by state")
     args = parser.parse_args()
     script = script_of(args.walkthrough, args.commands)
@@ -260,20 +290,28 @@ def main() -> None:
     from zorktui.engine.actions.valid_actions import ActionFinder
     from zorktui.engine.game import Game
 
-    finders = {"now": (Game, ActionFinder)}
+    finders = {"typed": (Game, functools.partial(ActionFinder, dispatch=False)), "dispatch": (Game, ActionFinder)}
     if args.against:
         finders = {args.against: engine_from_revision(args.against), **finders}
     mode = "serial" if args.serial else "default"
     for path, (commands, refs) in paths.items():
         results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)
-        for name, (va, tried, (found, total), misses) in results.items():
+        for name, (va, tried, (found, total), misses, split) in results.items():
             print(f"valid actions, {path}, finder {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
             print(f"{'  first state (learns templates)':34s}{va[0]:9.1f} ms")
             print(f"{'  per new state':34s}{statistics.median(va):9.1f} ms{statistics.mean(va):9.1f} ms")
             print(f"{'  per new state / raw step':34s}{statistics.median(va) / (raw_med * 1000):>9.0f}x")
             print(f"{'  candidates played per new state':34s}{statistics.median(tried):9.0f}   {statistics.mean(tried):9.1f}")
+            told = split[:-1]
+            print(f"{'  dispatched / typed per new state':34s}{statistics.median(d for d, _t in told):9.0f}   "
+                  f"{statistics.median(t for _d, t in told):9.0f}")
+            if split[-1]:
+                print(f"{'  instructions per candidate':34s}typed {split[-1][0]:,.0f}, dispatched {split[-1][1]:,.0f}"
+                      f" ({split[-1][0] / max(1, split[-1][1]):.1f}x fewer)")
+            if args.per_state:
+                print("  per state (ms, candidates):", " ".join(f"{v:.0f}/{n}" for v, n in zip(va, tried, strict=False)))
             if refs is not None:
-                print(f"{'  recall vs full search':34s}{found}/{total} = {found / max(1, total):.3f}  {'; '.join(misses)}")
+                print(f"{'  recall vs typed full search':34s}{found}/{total} = {found / max(1, total):.3f}  {'; '.join(misses)}")
 
 if __name__ == "__main__":
     main()

@@ -240,6 +240,25 @@ class Dispatcher:
         self._count += len(out)
         return out
 
+    def instructions(self, start: Snapshot, candidate: Candidate) -> tuple[int, int] | None:
+        """Instructions the candidate runs typed, and dispatched (None: its template has no entry); for benchmarks."""
+        command, template, objs = candidate
+        entry = self._entries.get(template)
+        if self.calls is None or entry is None:
+            return None
+        self.calls.type_command(start, command)
+        typed = 1 + self.calls.steps_to_read()
+        vm = self.vm
+        vm.rewind(self._base(start, entry))
+        for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=False):
+            for address in addresses:
+                self.calls.poke_word(address, obj)
+            for index in indices:
+                self.calls.poke_stack(index, obj)
+        dispatched = self.calls.steps_to_read()
+        vm.restore(start)
+        return typed, dispatched
+
     def _find_routine(self, start: Snapshot, candidates: list[Candidate], by_template: dict[str, list[int]]) -> None:
         """Trace a few typed commands from ``start`` and vote for the action routine."""
         if self._looked >= LOOKS_FOR_ROUTINE or len(by_template) < 2:

@@ -154,6 +154,22 @@ class FrotzCalls:
         """Write a word of the machine's stack (in the interpreter's own byte order)."""
         ctypes.c_uint16.from_address(self._stack + 2 * index).value = value
 
+    def steps_to_read(self, limit: int = TRACE_LIMIT) -> int:
+        """Run to the next read one instruction at a time: how many there were (for benchmarks)."""
+        for n in range(limit):
+            if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
+                self._clear()
+                return n
+            self._zstep()
+        self._clear()
+        return limit
+
+    def type_command(self, start: Snapshot, command: str) -> None:
+        """Give ``command`` to the read ``start`` waits in and run its first instruction (then step on)."""
+        self.vm.rewind(start)
+        self._set_action(command.encode("cp1252", errors="replace") + b"\n")
+        self._zstep()
+
     def run_to_read(self) -> None:
         """Run from where the machine is to its next read (what a command does after the parser)."""
         self._run_free()
