@@ -70,13 +70,13 @@ from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN
     CandidatePlaying,
     _Played,
 )
+from zorktui.engine.actions.dispatch import Dispatcher
 from zorktui.engine.actions.grammar import (
     Templates,
     learn_double_templates,
     learn_templates,
     templates_from_grammar,
 )
-from zorktui.engine.actions.dispatch import Dispatcher
 from zorktui.engine.actions.pairs import order_pairs
 from zorktui.engine.actions.search_workers import (
     StorySetup,
