@@ -48,6 +48,7 @@ def _twgames():
 #: Test modules of the quick subset (``-m quick``), measured at a few seconds each at most.
 QUICK_MODULES = frozenset({
     "test_action_search", "test_agent_reply", "test_bundled_game", "test_checkpoint_files", "test_compass",
+    "test_dispatch",
     "test_deaths_and_questions", "test_fingerprint", "test_game_ops", "test_grammar_v1",
     "test_layering", "test_memory_textworld", "test_opening_stops",
     "test_pairs", "test_replay_watch", "test_search_workers", "test_sight", "test_story", "test_surfaces_from_text",

@@ -41,24 +41,18 @@ Cost control, all game-agnostic:
   properties (routines) that plain ones lack, so they are still tried; and
   once a template has worked somewhere it is tried on everything.
 
-On an Inform story nearly all of a search's time is the game's own parser
-running inside the interpreter (0.1 ms for a bare verb, 0.3 ms with one
-object, about 1 ms with two), not restoring snapshots or fingerprinting; on
-a ZIL story a command costs a tenth of that and the Python around it was
-nearly half, so that is kept lean (see :mod:`zorktui.engine.actions.batch`). The
-candidates are played by two worker processes (see
-:mod:`zorktui.engine.actions.search_workers`: a command that kills an interpreter
-kills a worker, not the application); where those are off, they are split
-between the game's interpreter and a twin one driven from a second thread
-(see :meth:`Interpreter.twin`) when a batch is worth it: on two cores a
-search takes a little over half as long.
+On an Inform story nearly all of a typed candidate's time is the story's own
+parser: where evidence allows, candidates are dispatched to the story's action
+routine instead (:mod:`zorktui.engine.actions.dispatch`). The rest are played by
+two worker processes (:mod:`zorktui.engine.actions.search_workers`: a command that
+kills an interpreter kills a worker, not the application), or split with a twin
+interpreter on a second thread (:meth:`Interpreter.twin`) where those are off.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +65,7 @@ from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN
     _Played,
 )
 from zorktui.engine.actions.dispatch import Dispatcher
+from zorktui.engine.actions.dispatched_play import DispatchedPlaying, _plainness
 from zorktui.engine.actions.grammar import (
     Templates,
     learn_double_templates,
@@ -85,11 +80,10 @@ from zorktui.engine.actions.searched import SearchedGame
 from zorktui.engine.calibrate.compass import find_compass
 from zorktui.engine.calibrate.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.calibrate.sampling import direction_commands
-from zorktui.engine.directions import ORDER, direction_of
+from zorktui.engine.directions import direction_of
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.naming import Namer
 from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
-from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
 
 _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
@@ -120,31 +114,7 @@ class FinderStats:
     typed: int = 0
 
 
-def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
-    """Sort key choosing the plainest of commands with the same effect.
-
-    A direction comes first, compass points before up, down, in and out
-    ("west" over "in" and "enter" where all three lead through a window: a
-    player moves by directions, and maps are drawn from them); then fewer
-    things named ("wave mantle" over "insert mantle into key" where both
-    only pick it up; what a thing is taken from does not count: it says
-    where the thing is); then the command shape people write (see
-    :data:`zorktui.engine.zmachine.verbs.SHAPES`: "put orange on chair" over "drop
-    orange on chair", "take knife from table" over "take knife", "turn on
-    lamp" over "switch lamp"); then fewer words (an object counts as one,
-    however long its name), then the plainer verb ("take flask" over "eat
-    flask").
-    """
-    words = command.split()
-    direction = direction_of(command)
-    way = ORDER.index(direction) if direction else len(ORDER)
-    shape = template.split()
-    things = sum(w.startswith("{") for w in shape) - (shape[-2:] == ["from", "{1}"])
-    rank = PREFERRED.index(words[0]) if words[0] in PREFERRED else len(PREFERRED)
-    return (way, things, shape_rank(template), len(shape), rank, len(command))
-
-
-class ActionFinder(CandidateContexts, CandidatePlaying):
+class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
     """Finds the commands that change the world from a game's current state.
 
     Args:
@@ -185,13 +155,10 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
         self._refs: dict[int, frozenset[int]] = {}
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
-        # (template, objects) -> (context digest, changed the world?, the
-        # candidate it had the same effect as, if not itself the one kept)
+        # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
-        # (template, objects) -> the last few contexts it changed nothing in. A
-        # thing carried, or scenery the library moves along with the player
-        # (Inform's sky and sea), is in another context in every room; back in
-        # a room, its context is one it already failed in.
+        # (template, objects) -> the last few contexts it changed nothing in. A thing carried, or scenery the
+        # library moves along with the player (Inform's sky and sea), is in another context in every room.
         self._failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]] = {}
         # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
         self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
@@ -300,66 +267,6 @@ class ActionFinder(CandidateContexts, CandidatePlaying):
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
-
-    def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
-        """Play ``commands`` typed: on the search workers from a thread where they run (dispatch goes on here), else now."""
-        if self.parallel and self.workers and self.dispatcher.active and self._search_workers() is not None:
-            if self._typist is None:
-                self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")
-            return self._typist.submit(self._play, start, commands)
-        done: Future[list[_Played]] = Future()
-        done.set_result(self._play(start, commands))
-        return done
-
-    def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]]) -> dict[int, _Played]:
-        """What dispatch gives for those of ``to_try`` it can take: {index: outcome as a search reads it}."""
-        self.dispatcher.weigh(self._per_command)
-        if not self.dispatcher.active:
-            return {}
-        digest = self._reading.digester()
-        raw = self._reading.raw_globals
-        played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
-        self.game.vm.restore(start)
-        if not played:
-            return {}
-        indices = list(played)
-        return dict(zip(indices, self._read([played[i] for i in indices], start), strict=True))
-
-    def _disagrees(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
-                   dispatched: dict[int, _Played], typed: list[int], keys: list[bytes],
-                   state_key: Callable[[bytes, np.ndarray], bytes], idle_keys: set[bytes], state: bytes) -> bool:
-        """Judge dispatch against typing; True where a template was just refused (the search is run again).
-
-        Candidates both dispatched and typed (their template on trial) are
-        compared. Then the plainest command of each group of those that
-        changed the world, if only dispatched, is typed: a listed action is
-        one a person can type and that does what the group does.
-        """
-        judge = self.dispatcher
-        was_typed = set(typed)
-        refused = False
-        for i, (h, g, _m, _at) in dispatched.items():
-            if i in was_typed:
-                agreed = state_key(h, g) == keys[i]
-                judge.judge(to_try[i][1], state, agreed)
-                refused |= not agreed
-        groups: dict[bytes, list[int]] = {}
-        for i, k in enumerate(keys):
-            if k not in idle_keys and not k.startswith(HALTED):
-                groups.setdefault(k, []).append(i)
-        unconfirmed = []
-        for k, members in groups.items():
-            plainest = min(members, key=lambda i: _plainness(to_try[i][0], to_try[i][1]))
-            if plainest in dispatched and plainest not in was_typed:
-                unconfirmed.append((plainest, k))
-        if unconfirmed:
-            played = self._play(start, [to_try[i][0] for i, _k in unconfirmed])
-            for (i, k), (h, g, _m, _at) in zip(unconfirmed, played, strict=True):
-                if state_key(h, g) != k:
-                    judge.refuse(to_try[i][1])
-                    refused = True
-            judge.stats.confirmed += len(unconfirmed)
-        return refused
 
     def find(self) -> tuple[str, ...]:
         """Search the current state; the game is left exactly as it was."""

@@ -1,0 +1,128 @@
+"""Dispatched and typed candidates side by side: what goes which way, and dispatch judged against typing.
+
+A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder` (see
+:mod:`zorktui.engine.actions.dispatch` for dispatch itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from zorktui.engine.actions.batch import HALTED
+from zorktui.engine.directions import ORDER, direction_of
+from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
+
+if TYPE_CHECKING:
+    from zorktui.engine.actions.candidate_play import _Played
+    from zorktui.engine.actions.dispatch import Dispatcher
+    from zorktui.engine.actions.search_workers import SearchWorkers
+    from zorktui.engine.actions.searched import SearchedGame
+    from zorktui.engine.vm.interpreter import Snapshot
+    from zorktui.engine.world.fingerprint import ObjectsReading
+
+
+def _plainness(command: str, template: str) -> tuple[int, int, int, int, int, int]:
+    """Sort key choosing the plainest of commands with the same effect.
+
+    A direction comes first, compass points before up, down, in and out
+    ("west" over "in" and "enter" where all three lead through a window: a
+    player moves by directions, and maps are drawn from them); then fewer
+    things named ("wave mantle" over "insert mantle into key" where both
+    only pick it up; what a thing is taken from does not count: it says
+    where the thing is); then the command shape people write (see
+    :data:`zorktui.engine.zmachine.verbs.SHAPES`: "put orange on chair" over "drop
+    orange on chair", "take knife from table" over "take knife", "turn on
+    lamp" over "switch lamp"); then fewer words (an object counts as one,
+    however long its name), then the plainer verb ("take flask" over "eat
+    flask").
+    """
+    words = command.split()
+    direction = direction_of(command)
+    way = ORDER.index(direction) if direction else len(ORDER)
+    shape = template.split()
+    things = sum(w.startswith("{") for w in shape) - (shape[-2:] == ["from", "{1}"])
+    rank = PREFERRED.index(words[0]) if words[0] in PREFERRED else len(PREFERRED)
+    return (way, things, shape_rank(template), len(shape), rank, len(command))
+
+
+class DispatchedPlaying:
+    """Plays a search's candidates by dispatch where it may and typed otherwise, and judges the two."""
+
+    # Held by the host (:class:`ActionFinder`), which sets them all in its ``__init__``.
+    game: SearchedGame
+    parallel: bool
+    workers: bool
+    dispatcher: Dispatcher
+    _reading: ObjectsReading
+    _per_command: float | None
+    _typist: ThreadPoolExecutor | None
+
+    if TYPE_CHECKING:  # CandidatePlaying's, on the same host
+        def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
+        def _read(self, played: list, start: Snapshot) -> list[_Played]: ...
+        def _search_workers(self) -> SearchWorkers | None: ...
+
+    def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
+        """Play ``commands`` typed: on the search workers from a thread where they run (dispatch goes on here), else now."""
+        if self.parallel and self.workers and self.dispatcher.active and self._search_workers() is not None:
+            if self._typist is None:
+                self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")
+            return self._typist.submit(self._play, start, commands)
+        done: Future[list[_Played]] = Future()
+        done.set_result(self._play(start, commands))
+        return done
+
+    def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]]) -> dict[int, _Played]:
+        """What dispatch gives for those of ``to_try`` it can take: {index: outcome as a search reads it}."""
+        self.dispatcher.weigh(self._per_command)
+        if not self.dispatcher.active:
+            return {}
+        digest = self._reading.digester()
+        raw = self._reading.raw_globals
+        played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
+        self.game.vm.restore(start)
+        if not played:
+            return {}
+        indices = list(played)
+        return dict(zip(indices, self._read([played[i] for i in indices], start), strict=True))
+
+    def _disagrees(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
+                   dispatched: dict[int, _Played], typed: list[int], keys: list[bytes],
+                   state_key: Callable[[bytes, np.ndarray], bytes], idle_keys: set[bytes], state: bytes) -> bool:
+        """Judge dispatch against typing; True where a template was just refused (the search is run again).
+
+        Candidates both dispatched and typed (their template on trial) are
+        compared. Then the plainest command of each group of those that
+        changed the world, if only dispatched, is typed: a listed action is
+        one a person can type and that does what the group does.
+        """
+        judge = self.dispatcher
+        was_typed = set(typed)
+        refused = False
+        for i, (h, g, _m, _at) in dispatched.items():
+            if i in was_typed:
+                agreed = state_key(h, g) == keys[i]
+                judge.judge(to_try[i][1], state, agreed)
+                refused |= not agreed
+        groups: dict[bytes, list[int]] = {}
+        for i, k in enumerate(keys):
+            if k not in idle_keys and not k.startswith(HALTED):
+                groups.setdefault(k, []).append(i)
+        unconfirmed = []
+        for k, members in groups.items():
+            plainest = min(members, key=lambda i: _plainness(to_try[i][0], to_try[i][1]))
+            if plainest in dispatched and plainest not in was_typed:
+                unconfirmed.append((plainest, k))
+        if unconfirmed:
+            played = self._play(start, [to_try[i][0] for i, _k in unconfirmed])
+            for (i, k), (h, g, _m, _at) in zip(unconfirmed, played, strict=True):
+                if state_key(h, g) != k:
+                    judge.refuse(to_try[i][1])
+                    refused = True
+            judge.stats.confirmed += len(unconfirmed)
+        return refused
+
