@@ -9,6 +9,7 @@ machine then waits (a command that took no time is outside the world).
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -59,6 +60,7 @@ class CandidatePlaying:
     _per_command: float | None
     _twin: Interpreter | None
     _pool: ThreadPoolExecutor | None
+    _vm_lock: threading.RLock
 
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
                  lifted: Snapshot | None = None) -> list[Outcome]:
@@ -107,6 +109,12 @@ class CandidatePlaying:
                 self._deadly.update(c for c, outcome in zip(commands, played, strict=False) if outcome[2] == DIED)
                 self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
                 return self._read(played, start)
+        with self._vm_lock:  # dispatch may be using the game's interpreter on the main thread meanwhile
+            return self._play_here(start, commands, lifted, split, began)
+
+    def _play_here(self, start: Snapshot, commands: list[str], lifted: Snapshot | None, split: bool,
+                   began: float) -> list[_Played]:
+        """Play ``commands`` on the game's interpreter (and the twin's, split) in this process."""
         if not self.parallel or not split:
             played = self._play_on(self.game.vm, start, commands, lifted)
             self._measured(time.perf_counter() - began, len(commands))

@@ -6,6 +6,7 @@ A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder` (see
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
@@ -60,6 +61,7 @@ class DispatchedPlaying:
     _reading: ObjectsReading
     _per_command: float | None
     _typist: ThreadPoolExecutor | None
+    _vm_lock: threading.RLock
 
     if TYPE_CHECKING:  # CandidatePlaying's, on the same host
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
@@ -83,8 +85,9 @@ class DispatchedPlaying:
             return {}
         digest = self._reading.digester()
         raw = self._reading.raw_globals
-        played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
-        self.game.vm.restore(start)
+        with self._vm_lock:
+            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
+            self.game.vm.restore(start)
         if not played:
             return {}
         indices = list(played)

@@ -52,6 +52,7 @@ interpreter on a second thread (:meth:`Interpreter.twin`) where those are off.
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -136,11 +137,11 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         # In parallel, the process's search workers where they run; else the twin thread.
         self.workers = workers
         self._twin: Interpreter | None = None
-        # Seconds of one core per command played, as measured (None: not yet).
-        self._per_command: float | None = None
+        self._per_command: float | None = None  # seconds of one core per command played (None: not measured)
         self._pool: ThreadPoolExecutor | None = None
-        # The thread that hands typed candidates to the search workers while dispatch runs here.
+        # Typed candidates go to the search workers from this thread while dispatch runs here (the lock: see _play).
         self._typist: ThreadPoolExecutor | None = None
+        self._vm_lock = threading.RLock()
         self.templates: Templates | None = None
         self._directions = direction_commands(game.zm)
         # Inform's compass, out of scope for commands that name no direction (a quarter of a search's time).
@@ -183,7 +184,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
-        #: Candidates by the story's own action routine where evidence allows (see dispatch.py).
+        #: Candidates by the story's own action routine where evidence allows.
         self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, enabled=dispatch)
 
     def forget(self) -> None:
