@@ -228,8 +228,9 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
     return out
 
 
-def instructions(game, sample: int = 40) -> tuple[float, float] | None:
-    """Median instructions per candidate, typed and dispatched, on a sample of the last state's candidates."""
+def instructions(game, sample: int = 40) -> tuple[float, ...] | None:
+    """Median instructions per candidate on a sample of the last state's: typed, dispatched to the action's
+    return (where a candidate that changed nothing stops), and dispatched to the next read."""
     finder = game._finder
     dispatcher = getattr(finder, "dispatcher", None)
     if dispatcher is None or not dispatcher.active or finder.templates is None:
@@ -249,7 +250,7 @@ def instructions(game, sample: int = 40) -> tuple[float, float] | None:
     game.vm.restore(start)
     if not counts:
         return None
-    return statistics.median(c[0] for c in counts), statistics.median(c[1] for c in counts)
+    return tuple(statistics.median(c[k] for c in counts) for k in range(3))
 
 
 def ms(x: float) -> str:
@@ -306,8 +307,9 @@ def main() -> None:
             print(f"{'  dispatched / typed per new state':34s}{statistics.median(d for d, _t in told):9.0f}   "
                   f"{statistics.median(t for _d, t in told):9.0f}")
             if split[-1]:
-                print(f"{'  instructions per candidate':34s}typed {split[-1][0]:,.0f}, dispatched {split[-1][1]:,.0f}"
-                      f" ({split[-1][0] / max(1, split[-1][1]):.1f}x fewer)")
+                typed_n, returned, to_read = split[-1]
+                print(f"{'  instructions per candidate':34s}typed {typed_n:,.0f}; dispatched {returned:,.0f} to the"
+                      f" action's return ({typed_n / max(1, returned):.1f}x fewer), {to_read:,.0f} to the next read")
             if args.per_state:
                 print("  per state (ms, candidates):", " ".join(f"{v:.0f}/{n}" for v, n in zip(va, tried, strict=False)))
             if refs is not None:

@@ -116,6 +116,8 @@ class _Entry:
     #: Per object slot: word addresses in memory, word indices on the stack.
     ram_slots: tuple[tuple[int, ...], ...]
     stack_slots: tuple[tuple[int, ...], ...]
+    #: Where the routine's caller goes on after it returns, and at what call depth (None: the run goes to the next read).
+    returns_at: tuple[int, int] | None = None
 
 
 @dataclass
@@ -135,7 +137,6 @@ class DispatchStats:
     """What the last search dispatched (for benchmarks)."""
 
     dispatched: int = 0
-    verified: int = 0
     fell_back: int = 0
     confirmed: int = 0
 
@@ -164,6 +165,8 @@ class Dispatcher:
         # Seconds and candidates dispatched so far: the cost is weighed against typing's.
         self._seconds = 0.0
         self._count = 0
+        #: Per candidate of the last search that an action's bookkeeping kept running: the globals that differed.
+        self.went_on: dict[int, frozenset[int]] = {}
 
     def weigh(self, typed_seconds: float | None) -> None:
         """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
@@ -199,14 +202,24 @@ class Dispatcher:
             evidence.agreed += 1
             evidence.states.add(state)
 
-    def play(self, start: Snapshot, candidates: list[Candidate], read: Callable[[np.ndarray], tuple[bytes, bytes]]
-             ) -> dict[int, Outcome]:
+    def play(self, start: Snapshot, candidates: list[Candidate], read: Callable[[np.ndarray], tuple[bytes, bytes]],
+             quiet: Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None = None) -> dict[int, Outcome]:
         """Dispatch what can be of ``candidates`` from ``start``: {index: outcome}; the interpreter is left anywhere.
 
         Args:
             start: The state searched.
             candidates: The search's candidates.
             read: The objects digest and raw globals of a memory image.
+            quiet: Given the memory at the routine's entry and at its return:
+                None where things changed, else the world globals that differ
+                (the caller leaves out those it knows the library's actions
+                keep books in). Given, a candidate is stopped where the action
+                routine returns, and one whose action changed nothing is given
+                ``start``'s own outcome without running the turn's end (about
+                two thirds of a refusal's instructions): the end of a turn in
+                which nothing happened is the same whatever was refused. The
+                others run on to the next read, and the globals that stopped
+                them are kept in :attr:`went_on` for the caller to judge.
         """
         self.stats = DispatchStats()
         if self.calls is None or start.position() != self.prompt_at():
@@ -222,6 +235,8 @@ class Dispatcher:
             if self.routine is None:
                 return {}
         out: dict[int, Outcome] = {}
+        self.went_on = {}
+        as_before: Outcome = (*read(start.ram()), start.position())
         for template, indices in by_template.items():
             entry = self._entry(start, template, [candidates[i] for i in indices])
             if entry is None:
@@ -229,19 +244,29 @@ class Dispatcher:
             # Only the candidates' own runs are weighed against typing (learning an entry is paid once).
             began = time.perf_counter()
             base = self._base(start, entry)
-            for i in indices:
-                outcome = self._dispatch(base, entry, candidates[i][2], read)
-                if outcome is None:
-                    self.stats.fell_back += 1
-                    continue
-                out[i] = outcome
+            stop = entry.returns_at if quiet is not None else None
+            original = self.calls.arm(stop[0]) if stop is not None else 0
+            try:
+                for i in indices:
+                    outcome = self._dispatch(base, entry, candidates[i][2], read, (stop, original, quiet),
+                                             as_before, i)
+                    if outcome is None:
+                        self.stats.fell_back += 1
+                        continue
+                    out[i] = outcome
+            finally:
+                if stop is not None:
+                    self.calls.disarm(stop[0], original)
             self._seconds += time.perf_counter() - began
         self.stats.dispatched = len(out)
         self._count += len(out)
         return out
 
-    def instructions(self, start: Snapshot, candidate: Candidate) -> tuple[int, int] | None:
-        """Instructions the candidate runs typed, and dispatched (None: its template has no entry); for benchmarks."""
+    def instructions(self, start: Snapshot, candidate: Candidate) -> tuple[int, int, int] | None:
+        """Instructions the candidate runs typed, dispatched to the routine's return, and to the next read.
+
+        None where its template has no entry. For benchmarks.
+        """
         command, template, objs = candidate
         entry = self._entries.get(template)
         if self.calls is None or entry is None:
@@ -251,9 +276,13 @@ class Dispatcher:
         vm = self.vm
         vm.rewind(self._base(start, entry))
         self._set_slots(entry, objs)
-        dispatched = self.calls.steps_to_read()
+        depth, returned = self.calls.depth(), 0
+        while self.calls.depth() >= depth and not self.calls.reading():
+            self.calls.step()
+            returned += 1
+        dispatched = returned + self.calls.steps_to_read()
         vm.restore(start)
-        return typed, dispatched
+        return typed, returned, dispatched
 
     def _find_routine(self, start: Snapshot, candidates: list[Candidate], by_template: dict[str, list[int]]) -> None:
         """Trace a few typed commands from ``start`` and vote for the action routine."""
@@ -293,15 +322,24 @@ class Dispatcher:
                 stops.append((objs, stop))
             if len(stops) == 2 or tried >= PROBES_PER_TEMPLATE:
                 break
-        if len(stops) < 2:
+        if not stops:
             return None  # not this time: maybe in another state
-        (objs1, e1), (objs2, e2) = stops
-        found = [_slots(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
-        ram_slots = tuple(f[0] for f in found)
-        stack_slots = tuple(f[1] for f in found)
-        if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
-            self._entries[template] = None
-            return None
+        if len(stops) == 1:
+            # One thing passed the parser (a creature token and one creature here): the slots of a template
+            # already learned, if the stop holds its things in every one of them.
+            objs1, e1 = stops[0]
+            borrowed = self._borrowed_slots(e1, objs1)
+            if borrowed is None:
+                return None
+            ram_slots, stack_slots = borrowed
+        else:
+            (objs1, e1), (objs2, e2) = stops
+            found = [_slots(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
+            ram_slots = tuple(f[0] for f in found)
+            stack_slots = tuple(f[1] for f in found)
+            if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
+                self._entries[template] = None
+                return None
         ram0, ram1 = start.ram(), e1.ram()
         changed = ram0 != ram1
         for addresses in ram_slots:
@@ -309,8 +347,24 @@ class Dispatcher:
                 changed[address : address + 2] = False
         where = np.nonzero(changed)[0]
         entry = _Entry(e1, (where, ram1[where].copy()), ram_slots, stack_slots)
+        self.vm.rewind(self._base(start, entry))
+        entry.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
+
+    def _borrowed_slots(self, stop: Snapshot, objs: tuple[int, ...]
+                        ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] | None:
+        """The slots of a learned template with as many things whose every slot holds ``objs`` in ``stop``."""
+        ram = stop.ram()
+        stack = stop.state[1].view(np.uint16)
+        for entry in self._entries.values():
+            if entry is None or len(entry.ram_slots) != len(objs) or entry.snapshot.state[3] != stop.state[3]:
+                continue
+            if all(all((int(ram[a]) << 8 | int(ram[a + 1])) == obj for a in addresses)
+                   and all(int(stack[i]) == obj for i in indices)
+                   for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=True)):
+                return entry.ram_slots, entry.stack_slots
+        return None
 
     @staticmethod
     def _base(start: Snapshot, entry: _Entry) -> Snapshot:
@@ -332,14 +386,34 @@ class Dispatcher:
                 calls.poke_stack(index, obj)
 
     def _dispatch(self, base: Snapshot, entry: _Entry, objs: tuple[int, ...],
-                  read: Callable[[np.ndarray], tuple[bytes, bytes]]) -> Outcome | None:
-        """One candidate from ``base``: its outcome, or None where typing must tell (a question, a halt)."""
+                  read: Callable[[np.ndarray], tuple[bytes, bytes]],
+                  stopping: tuple[tuple[int, int] | None, int,
+                                  Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None],
+                  as_before: Outcome, index: int) -> Outcome | None:
+        """One candidate from ``base``: its outcome, or None where typing must tell (a question, a halt).
+
+        With a stop in ``stopping`` (its address, the byte it replaced and
+        the judge of a quiet action), the run pauses where the action routine
+        returns; see :meth:`play`.
+        """
         calls = self.calls
         assert calls is not None
         vm = self.vm
         vm.rewind(base)
         self._set_slots(entry, objs)
-        calls.run_to_read()
+        stop, original, quiet = stopping
+        if stop is None or quiet is None:
+            calls.run_to_read()
+        else:
+            at_entry = vm.ram().copy()
+            calls.run_past(stop[0], original, stop[1])
+            if calls.stopped_at(stop[0]):
+                differs = quiet(at_entry, vm.ram())
+                if differs is not None and not differs:
+                    return as_before
+                if differs:
+                    self.went_on[index] = differs
+                calls.go_on(stop[0], original)
         at = vm.position()
         if vm.halted():
             return None

@@ -62,6 +62,8 @@ class DispatchedPlaying:
     _per_command: float | None
     _typist: ThreadPoolExecutor | None
     _vm_lock: threading.RLock
+    #: Globals the library's actions keep books in: they differ where an action returns, yet the turn ends as idle.
+    _action_books: set[int]
 
     if TYPE_CHECKING:  # CandidatePlaying's, on the same host
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
@@ -85,8 +87,20 @@ class DispatchedPlaying:
             return {}
         digest = self._reading.digester()
         raw = self._reading.raw_globals
+        kept = self.game.fingerprint.kept_globals
+        # Not the search's scratch (globals many candidates disturb): a puzzle flag many verbs set is among them,
+        # and an action may set it long before the status line shows the points it gave.
+        leave_out = np.zeros(len(kept(start.ram())), dtype=bool)
+        leave_out[[g for g in self._action_books if g < len(leave_out)]] = True
+
+        def quiet(at_entry: np.ndarray, now: np.ndarray) -> frozenset[int] | None:
+            if digest(now) != digest(at_entry):
+                return None
+            differ = (kept(now) != kept(at_entry)) & ~leave_out
+            return frozenset(int(g) for g in np.nonzero(differ)[0])
+
         with self._vm_lock:
-            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)))
+            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)), quiet)
             self.game.vm.restore(start)
         if not played:
             return {}
@@ -108,9 +122,15 @@ class DispatchedPlaying:
         refused = False
         for i, (h, g, _m, _at) in dispatched.items():
             if i in was_typed:
-                agreed = state_key(h, g) == keys[i]
+                # The same world, or no change either way (a refusal typed takes no turn where one dispatched may).
+                mine = state_key(h, g)
+                agreed = mine == keys[i] or (mine in idle_keys and keys[i] in idle_keys)
                 judge.judge(to_try[i][1], state, agreed)
                 refused |= not agreed
+        # Globals that kept a dispatched refusal running past the action though its turn ended as idle: books.
+        for i, differs in judge.went_on.items():
+            if keys[i] in idle_keys:
+                self._action_books |= differs
         groups: dict[bytes, list[int]] = {}
         for i, k in enumerate(keys):
             if k not in idle_keys and not k.startswith(HALTED):

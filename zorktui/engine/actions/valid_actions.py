@@ -156,6 +156,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         self._refs: dict[int, frozenset[int]] = {}
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
+        self._action_books: set[int] = set()
         # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
         # (template, objects) -> the last few contexts it changed nothing in. A thing carried, or scenery the

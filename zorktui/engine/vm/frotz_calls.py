@@ -130,19 +130,72 @@ class FrotzCalls:
         """
         vm = self.vm
         vm.rewind(start)
-        byte = ctypes.c_ubyte.from_address((self._zmp.value or 0) + entry)
-        original = byte.value
-        byte.value = READ
+        original = self.arm(entry)
         try:
             vm.play(command)
         finally:
-            byte.value = original
+            self.disarm(entry, original)
         self._clear()
-        pc, _depth = vm.position()
-        if vm.halted() or self._next_opcode.value != READ or pc != entry + 1:
+        if not self.stopped_at(entry):
             return None
         self._next_opcode.value = original
         return vm.snapshot()
+
+    def arm(self, address: int) -> int:
+        """Put a breakpoint at the instruction at ``address``: the byte it replaced (give it to :meth:`disarm`)."""
+        byte = ctypes.c_ubyte.from_address((self._zmp.value or 0) + address)
+        original = byte.value
+        byte.value = READ
+        return original
+
+    def disarm(self, address: int, original: int) -> None:
+        """Take the breakpoint at ``address`` away."""
+        ctypes.c_ubyte.from_address((self._zmp.value or 0) + address).value = original
+
+    def stopped_at(self, address: int) -> bool:
+        """Whether the machine stopped at the breakpoint at ``address`` (not at a read of the story's own)."""
+        pc = (self._pcp.value or 0) - (self._zmp.value or 0)
+        return not self.vm.halted() and self._next_opcode.value == READ and pc == address + 1
+
+    def go_on(self, address: int, original: int) -> None:
+        """From the breakpoint at ``address``, run to the next read with the instruction there run as written.
+
+        The breakpoint stays armed after (the caller arms once for many runs).
+        """
+        self.disarm(address, original)
+        self._next_opcode.value = original
+        self._run_free()
+        self._clear()
+        self.arm(address)
+
+    def run_past(self, address: int, original: int, depth: int) -> None:
+        """Run to the next read or to the breakpoint at ``address`` met at call ``depth``, stepping over it elsewhere.
+
+        A routine shared by many callers (Inform's veneer calls every message
+        through one) returns to the same instruction at other depths too.
+        """
+        self._run_free()
+        while self.stopped_at(address) and self._frames.value != depth:
+            self.disarm(address, original)
+            self._next_opcode.value = original
+            self._zstep()
+            self.arm(address)
+            self._run_free()
+        self._clear()
+
+    def step_out(self, limit: int = TRACE_LIMIT) -> tuple[int, int] | None:
+        """Step until the current routine returns: (the address of the caller's next instruction, the call depth there).
+
+        None when the machine reads first (the routine asked something) or stops.
+        """
+        depth = self._frames.value
+        for _ in range(limit):
+            if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
+                return None
+            self._zstep()
+            if self._frames.value < depth:
+                return (self._pcp.value or 0) - (self._zmp.value or 0) - 1, self._frames.value
+        return None
 
     def poke_word(self, address: int, value: int) -> None:
         """Write a word into the machine's memory (big-endian, as the Z-machine keeps it)."""
@@ -153,6 +206,18 @@ class FrotzCalls:
     def poke_stack(self, index: int, value: int) -> None:
         """Write a word of the machine's stack (in the interpreter's own byte order)."""
         ctypes.c_uint16.from_address(self._stack + 2 * index).value = value
+
+    def step(self) -> None:
+        """Run one instruction."""
+        self._zstep()
+
+    def depth(self) -> int:
+        """The call depth (Frotz's frame count)."""
+        return self._frames.value
+
+    def reading(self) -> bool:
+        """Whether the machine waits at a read (or has stopped)."""
+        return self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted()
 
     def steps_to_read(self, limit: int = TRACE_LIMIT) -> int:
         """Run to the next read one instruction at a time: how many there were (for benchmarks)."""
