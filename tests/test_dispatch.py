@@ -176,3 +176,31 @@ def test_a_jericho_not_checked_or_dispatch_turned_off_types(monkeypatch) -> None
         finder.close()
     finally:
         game.close()
+
+
+def test_what_dispatch_learned_is_kept_per_story_for_the_next_run() -> None:
+    from zorktui.engine.actions import dispatch_cache
+
+    finder, _seen = _walk_both(DISPATCH, WALK[:4])
+    trusted = {t for t in finder.templates.single if finder.dispatcher.trusted(t)}
+    assert trusted
+    game = Game(DISPATCH)
+    try:
+        later = ActionFinder(game, parallel=False)
+        # Trusted and refused before any search, and the routine known: no trial, no tracing.
+        assert {t for t in trusted if later.dispatcher.trusted(t)} == trusted
+        assert later.dispatcher.routine == finder.dispatcher.routine
+        assert not later.dispatcher.trusted("gleam {0}")
+        later.find()
+        assert later.stats.dispatched > later.stats.typed
+        later.close()
+        # A broken file is ignored (and written over), never an error.
+        path = dispatch_cache._path(game.story.md5)
+        path.write_text("{not json")
+        fresh = ActionFinder(game, parallel=False)
+        assert fresh.dispatcher.routine is None and not fresh.dispatcher.trusted("take {0}")
+        fresh.find()
+        assert dispatch_cache.load(game.story.md5, dispatch_module.jericho_version()).routine is not None
+        fresh.close()
+    finally:
+        game.close()

@@ -45,7 +45,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from zorktui.engine.actions import dispatch_cache
 from zorktui.engine.actions.batch import HALTED, Outcome
+from zorktui.engine.actions.dispatch_cache import Learned
+from zorktui.engine.actions.dispatch_learning import action_routine, slots_between
 from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 
@@ -56,8 +59,6 @@ TRUSTED_STATES = 2
 #: Commands typed and traced to find the action routine, and the states it is looked for in.
 TRACED_COMMANDS = 12
 LOOKS_FOR_ROUTINE = 4
-#: The least number of traced commands the routine must be called from.
-ROUTINE_QUORUM = 3
 #: Dispatch is weighed against typing after this many candidates, and kept if it costs less than this share.
 WEIGHED_AFTER = 300
 CHEAPER = 0.7
@@ -79,32 +80,6 @@ def available(vm: Interpreter) -> str:
     return ""
 
 
-def action_routine(calls_by_command: list[tuple[str, int, list]]) -> int | None:
-    """The entry of the story's action routine, voted from traced commands, or None.
-
-    Args:
-        calls_by_command: Per traced command: (its verb's template, the object
-            it named, the calls it made, each with ``entry`` and ``args``).
-    """
-    seen: dict[int, dict[int, tuple[int, str, int]]] = defaultdict(dict)
-    for n, (template, obj, calls) in enumerate(calls_by_command):
-        for i, call in enumerate(calls):
-            if len(call.args) >= 2 and call.args[1] == obj and n not in seen[call.entry]:
-                seen[call.entry][n] = (i, template, call.args[0])
-    ranked = []
-    for entry, hits in seen.items():
-        if len(hits) < ROUTINE_QUORUM:
-            continue
-        actions: dict[str, set[int]] = defaultdict(set)
-        for _i, template, action in hits.values():
-            actions[template].add(action)
-        one_each = all(len(a) == 1 for a in actions.values())
-        if not one_each or len({min(a) for a in actions.values()}) < 2:
-            continue  # the action must stay put for one verb and tell some verbs apart (synonyms share one)
-        ranked.append((-len(hits), sum(i for i, _t, _a in hits.values()) / len(hits), entry))
-    return min(ranked)[2] if ranked else None
-
-
 @dataclass
 class _Entry:
     """A template's parse, stopped at the action routine's entry, ready for any object."""
@@ -116,8 +91,6 @@ class _Entry:
     #: Per object slot: word addresses in memory, word indices on the stack.
     ram_slots: tuple[tuple[int, ...], ...]
     stack_slots: tuple[tuple[int, ...], ...]
-    #: Where the routine's caller goes on after it returns, and at what call depth (None: the run goes to the next read).
-    returns_at: tuple[int, int] | None = None
 
 
 @dataclass
@@ -148,19 +121,26 @@ class Dispatcher:
         vm: The game's interpreter (dispatch runs on it; the state is restored by the caller).
         prompt_at: Where the story waits for a command (program counter, call depth).
         enabled: False: type every candidate.
+        story_md5: The story's MD5: what is learned is kept for the next run (see dispatch_cache.py).
     """
 
-    def __init__(self, vm: Interpreter, prompt_at: Callable[[], tuple[int, int]], enabled: bool = True) -> None:
+    def __init__(self, vm: Interpreter, prompt_at: Callable[[], tuple[int, int]], enabled: bool = True,
+                 story_md5: str | None = None) -> None:
         self.vm = vm
         self.prompt_at = prompt_at
         self.why_not = available(vm) if enabled else "dispatch is off"
-
         self.calls = FrotzCalls(vm) if not self.why_not else None
         #: The action routine's entry (None: not found yet).
         self.routine: int | None = None
+        #: Where the routine's caller goes on after it, and at what call depth (the same for every template).
+        self.returns_at: tuple[int, int] | None = None
         self._looked = 0
         self._entries: dict[str, _Entry | None] = {}
         self._evidence: dict[str, _Evidence] = defaultdict(_Evidence)
+        self._md5 = story_md5 if self.calls is not None else None
+        self._kept = Learned()
+        if self._md5:
+            self._recall(dispatch_cache.load(self._md5, jericho_version()))
         self.stats = DispatchStats()
         # Seconds and candidates dispatched so far: the cost is weighed against typing's.
         self._seconds = 0.0
@@ -179,6 +159,26 @@ class Dispatcher:
         if self._seconds / self._count > CHEAPER * typed_seconds:
             self.why_not = "typing costs this story no more than dispatch"
             self.calls = None
+
+    def _recall(self, learned: Learned) -> None:
+        """Start from what an earlier run learned about this story."""
+        self._kept = learned
+        self.routine, self.returns_at = learned.routine, learned.returns_at
+        for template in learned.trusted:
+            self._evidence[template] = _Evidence(TRUSTED_AFTER, {b"earlier", b"run"})
+        for template in learned.refused:
+            self._evidence[template].refused = True
+
+    def _remember(self) -> None:
+        """Keep what this run learned for the next (when it changed)."""
+        if not self._md5:
+            return
+        learned = Learned(self.routine, self.returns_at,
+                          {t for t, e in self._evidence.items() if e.trusted()},
+                          {t for t, e in self._evidence.items() if e.refused})
+        if learned != self._kept:
+            dispatch_cache.save(self._md5, jericho_version(), learned)
+            self._kept = learned
 
     @property
     def active(self) -> bool:
@@ -244,7 +244,8 @@ class Dispatcher:
             # Only the candidates' own runs are weighed against typing (learning an entry is paid once).
             began = time.perf_counter()
             base = self._base(start, entry)
-            stop = entry.returns_at if quiet is not None else None
+            # A stop that is not where this template's action returns is never met at its depth: it costs no more.
+            stop = self.returns_at if quiet is not None else None
             original = self.calls.arm(stop[0]) if stop is not None else 0
             try:
                 for i in indices:
@@ -260,6 +261,7 @@ class Dispatcher:
             self._seconds += time.perf_counter() - began
         self.stats.dispatched = len(out)
         self._count += len(out)
+        self._remember()
         return out
 
     def instructions(self, start: Snapshot, candidate: Candidate) -> tuple[int, int, int] | None:
@@ -334,7 +336,7 @@ class Dispatcher:
             ram_slots, stack_slots = borrowed
         else:
             (objs1, e1), (objs2, e2) = stops
-            found = [_slots(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
+            found = [slots_between(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
             ram_slots = tuple(f[0] for f in found)
             stack_slots = tuple(f[1] for f in found)
             if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
@@ -347,8 +349,9 @@ class Dispatcher:
                 changed[address : address + 2] = False
         where = np.nonzero(changed)[0]
         entry = _Entry(e1, (where, ram1[where].copy()), ram_slots, stack_slots)
-        self.vm.rewind(self._base(start, entry))
-        entry.returns_at = self.calls.step_out()
+        if self.returns_at is None:  # the routine's caller is the same for every template
+            self.vm.rewind(self._base(start, entry))
+            self.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
 
@@ -421,14 +424,3 @@ class Dispatcher:
             return None  # a question inside the action, or the end: typing tells
         digest, raw = read(vm.ram())
         return (digest if digest else HALTED, raw, at)
-
-
-def _slots(e1: Snapshot, e2: Snapshot, o1: int, o2: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Word addresses in memory and word indices on the stack holding ``o1`` in ``e1`` and ``o2`` in ``e2``."""
-    r1, r2 = e1.ram().astype(np.int32), e2.ram().astype(np.int32)
-    w1 = (r1[:-1] << 8) | r1[1:]
-    w2 = (r2[:-1] << 8) | r2[1:]
-    ram = tuple(int(a) for a in np.nonzero((w1 == o1) & (w2 == o2))[0])
-    s1, s2 = e1.state[1].view(np.uint16), e2.state[1].view(np.uint16)
-    stack = tuple(int(i) for i in np.nonzero((s1 == o1) & (s2 == o2))[0])
-    return ram, stack

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from zorktui.core.turn import Turn
 from zorktui.engine.vm.interpreter import Interpreter
@@ -21,6 +21,7 @@ class SearchedGame(Protocol):
     fingerprint: Fingerprinter
     sight: Sight
     current: Turn
+    story: Any
     _deadly: set[str]
 
     @property

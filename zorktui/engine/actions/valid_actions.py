@@ -156,14 +156,13 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         self._refs: dict[int, frozenset[int]] = {}
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
-        self._action_books: set[int] = set()
+        self._action_books: set[int] = set()  # see dispatched_play.py
         # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
         # (template, objects) -> the last few contexts it changed nothing in. A thing carried, or scenery the
         # library moves along with the player (Inform's sky and sea), is in another context in every room.
         self._failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]] = {}
-        # (template, object signatures) that failed / worked: lookalikes of a failure are skipped
-        self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()
+        self._failed_like: set[tuple[str, tuple[bytes, ...]]] = set()  # (template, signatures): lookalikes skipped
         self._worked_like: set[tuple[str, tuple[bytes, ...]]] = set()
         # Per two-object template, what the things in each slot looked like when it worked.
         self._worked_slots: dict[str, tuple[set[bytes], set[bytes]]] = {}
@@ -185,8 +184,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
-        #: Candidates by the story's own action routine where evidence allows.
-        self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, enabled=dispatch)
+        #: Candidates by the story's own action routine where evidence allows (kept per story MD5).
+        self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, dispatch, getattr(game.story, "md5", None))
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
