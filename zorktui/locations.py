@@ -27,7 +27,7 @@ def config_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Disposable files: Z-code extracted from Blorb files."""
+    """Disposable files: Z-code extracted from Blorb files, what dispatch learned about each story."""
     return _override("cache") or Path(platformdirs.user_cache_dir(_APP))
 
 

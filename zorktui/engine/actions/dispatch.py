@@ -110,6 +110,8 @@ class DispatchStats:
     """What the last search dispatched (for benchmarks)."""
 
     dispatched: int = 0
+    #: Of those, stopped where the action returned (it changed nothing).
+    stopped_early: int = 0
     fell_back: int = 0
     confirmed: int = 0
 
@@ -413,6 +415,7 @@ class Dispatcher:
             if calls.stopped_at(stop[0]):
                 differs = quiet(at_entry, vm.ram())
                 if differs is not None and not differs:
+                    self.stats.stopped_early += 1
                     return as_before
                 if differs:
                     self.went_on[index] = differs
