@@ -206,3 +206,23 @@ def test_what_dispatch_learned_is_kept_per_story_for_the_next_run() -> None:
         fresh.close()
     finally:
         game.close()
+
+
+def test_dispatch_turned_off_for_a_story_stays_off_in_the_next_run() -> None:
+    from zorktui.engine.actions import dispatch_cache
+
+    game = Game(DISPATCH)
+    try:
+        finder = ActionFinder(game, parallel=False)
+        finder.find()
+        finder.dispatcher._turn_off("typing costs this story no more than dispatch")
+        finder.dispatcher._remember()
+        assert dispatch_cache.load(game.story.md5, dispatch_module.jericho_version()).off
+        later = ActionFinder(game, parallel=False)
+        assert not later.dispatcher.active and "earlier run" in later.dispatcher.why_not
+        later.find()
+        assert later.stats.dispatched == 0
+        finder.close()
+        later.close()
+    finally:
+        game.close()

@@ -62,6 +62,8 @@ LOOKS_FOR_ROUTINE = 4
 #: Dispatch is weighed against typing after this many candidates, and kept if it costs less than this share.
 WEIGHED_AFTER = 300
 CHEAPER = 0.7
+#: Candidates typed on the game's interpreter to time typing against dispatch (once a story).
+TYPED_SAMPLE = 40
 #: Commands of a template typed, at most, to find two that reach the routine.
 PROBES_PER_TEMPLATE = 6
 
@@ -147,25 +149,43 @@ class Dispatcher:
         # Seconds and candidates dispatched so far: the cost is weighed against typing's.
         self._seconds = 0.0
         self._count = 0
+        self._typed_seconds = 0.0
+        self._typed_count = 0
         #: Per candidate of the last search that an action's bookkeeping kept running: the globals that differed.
         self.went_on: dict[int, frozenset[int]] = {}
 
-    def weigh(self, typed_seconds: float | None) -> None:
+    def weigh(self) -> None:
         """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
 
-        Args:
-            typed_seconds: What a typed candidate costs (seconds of one core), as the finder measured.
+        Both are timed here on the game's interpreter: typing on a sample of
+        the candidates dispatched (see :meth:`_time_typing`), so no hand-over
+        to the search workers counts on either side.
         """
-        if typed_seconds is None or self._count < WEIGHED_AFTER or self.calls is None:
+        if self.calls is None or self._count < WEIGHED_AFTER or self._typed_count < TYPED_SAMPLE:
             return
-        if self._seconds / self._count > CHEAPER * typed_seconds:
-            self.why_not = "typing costs this story no more than dispatch"
-            self.calls = None
+        if self._seconds / self._count > CHEAPER * (self._typed_seconds / self._typed_count):
+            self._turn_off("typing costs this story no more than dispatch")
+            self._remember()
+
+    def _turn_off(self, why: str) -> None:
+        self.why_not = why
+        self.calls = None
+
+    def _time_typing(self, start: Snapshot, commands: list[str]) -> None:
+        """Time a few of the commands typed here, until :data:`TYPED_SAMPLE` have been (for :meth:`weigh`)."""
+        for command in commands[: TYPED_SAMPLE - self._typed_count]:
+            began = time.perf_counter()
+            self.vm.rewind(start)
+            self.vm.play(command)
+            self._typed_seconds += time.perf_counter() - began
+            self._typed_count += 1
 
     def _recall(self, learned: Learned) -> None:
         """Start from what an earlier run learned about this story."""
         self._kept = learned
         self.routine, self.returns_at = learned.routine, learned.returns_at
+        if learned.off:
+            self._turn_off(f"{learned.off} (as an earlier run found)")
         for template in learned.trusted:
             self._evidence[template] = _Evidence(TRUSTED_AFTER, {b"earlier", b"run"})
         for template in learned.refused:
@@ -177,7 +197,8 @@ class Dispatcher:
             return
         learned = Learned(self.routine, self.returns_at,
                           {t for t, e in self._evidence.items() if e.trusted()},
-                          {t for t, e in self._evidence.items() if e.refused})
+                          {t for t, e in self._evidence.items() if e.refused},
+                          self.why_not if self.calls is None else "")
         if learned != self._kept:
             dispatch_cache.save(self._md5, jericho_version(), learned)
             self._kept = learned
@@ -261,6 +282,8 @@ class Dispatcher:
                 if stop is not None:
                     self.calls.disarm(stop[0], original)
             self._seconds += time.perf_counter() - began
+            if self._typed_count < TYPED_SAMPLE:
+                self._time_typing(start, [candidates[i][0] for i in indices[:4]])
         self.stats.dispatched = len(out)
         self._count += len(out)
         self._remember()

@@ -1,10 +1,11 @@
 """What dispatch learned about a story, kept per story (MD5) between runs: a later load starts trusted.
 
 One small JSON file a story under the cache folder: the action routine, where
-its caller goes on, and which templates dispatch agreed with typing on and
-which it did not. Entries (snapshots) are learned again each run: two typed
-commands a template. A file of another jericho, or one that cannot be read,
-is ignored (and written over).
+its caller goes on, which templates dispatch agreed with typing on and which
+it did not, and whether dispatch was turned off for the story (typing as
+cheap). Entries (snapshots) are learned again each run: two typed commands a
+template. A file of another jericho, or one that cannot be read, is ignored
+(and written over).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Learned:
     returns_at: tuple[int, int] | None = None
     trusted: set[str] = field(default_factory=set)
     refused: set[str] = field(default_factory=set)
+    #: Why dispatch was turned off for this story ('' where it was not).
+    off: str = ""
 
 
 def _path(md5: str) -> Path:
@@ -41,7 +44,8 @@ def load(md5: str, jericho: str) -> Learned:
         returns = data.get("returns_at")
         return Learned(int(data["routine"]) if data.get("routine") is not None else None,
                        (int(returns[0]), int(returns[1])) if returns else None,
-                       set(map(str, data.get("trusted", ()))), set(map(str, data.get("refused", ()))))
+                       set(map(str, data.get("trusted", ()))), set(map(str, data.get("refused", ()))),
+                       str(data.get("off", "")))
     except (OSError, ValueError, TypeError, KeyError, IndexError):
         return Learned()
 
@@ -51,7 +55,7 @@ def save(md5: str, jericho: str, learned: Learned) -> None:
     path = _path(md5)
     data = {"jericho": jericho, "routine": learned.routine,
             "returns_at": list(learned.returns_at) if learned.returns_at else None,
-            "trusted": sorted(learned.trusted), "refused": sorted(learned.refused)}
+            "trusted": sorted(learned.trusted), "refused": sorted(learned.refused), "off": learned.off}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".dispatch-")

@@ -82,7 +82,7 @@ class DispatchedPlaying:
 
     def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]]) -> dict[int, _Played]:
         """What dispatch gives for those of ``to_try`` it can take: {index: outcome as a search reads it}."""
-        self.dispatcher.weigh(self._per_command)
+        self.dispatcher.weigh()
         if not self.dispatcher.active:
             return {}
         digest = self._reading.digester()
