@@ -125,11 +125,12 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         workers: In parallel, play them on the search worker processes
             instead where those run (see :mod:`zorktui.engine.actions.search_workers`).
         dispatch: Call the story's own action routine for candidates where
-            evidence allows instead of typing them (see :mod:`zorktui.engine.actions.dispatch`).
+            evidence allows instead of typing them (see :mod:`zorktui.engine.actions.dispatch`;
+            None: unless ``ZORKTUI_DISPATCH=0``).
     """
 
     def __init__(self, game: SearchedGame, parallel: bool | None = None, workers: bool = True,
-                 dispatch: bool = True) -> None:
+                 dispatch: bool | None = None) -> None:
         self.game = game
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1
@@ -175,8 +176,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         self.untaken: tuple[str, ...] = ()
         #: The room each direction of the last search leads to (see ``find``).
         self.destinations: dict[str, int] = {}
-        # Words the parser took for each privately named object, per set of them in scope:
-        # a list of answers, each with the situations of the objects it could not name.
+        # Words the parser took for each privately named object, per set in scope (with those it could not name).
         self._names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]] = {}
         self._names_here: dict[int, list[str]] = {}
         self._nouns: list[int] | None = None
@@ -184,8 +184,8 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
-        #: Candidates by the story's own action routine where evidence allows (kept per story MD5).
-        self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, dispatch, getattr(game.story, "md5", None))
+        on = os.environ.get("ZORKTUI_DISPATCH") != "0" if dispatch is None else dispatch
+        self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, on, getattr(game.story, "md5", None))
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
