@@ -54,18 +54,19 @@ from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 
 #: A template is dispatched without typing after this many of its candidates agreed ...
 TRUSTED_AFTER = 8
-#: ... in at least this many states.
+#: ... in at least this many states; or in this many states, one candidate each.
 TRUSTED_STATES = 2
+TRUSTED_STATES_ALONE = 4
 #: Commands typed and traced to find the action routine, and the states it is looked for in.
 TRACED_COMMANDS = 12
 LOOKS_FOR_ROUTINE = 4
-#: Dispatch is weighed against typing after this many candidates, and kept if it costs less than this share.
-WEIGHED_AFTER = 300
+#: Dispatch is kept where the sample costs it less than this share of typing's.
 CHEAPER = 0.7
-#: Candidates typed on the game's interpreter to time typing against dispatch (once a story).
+#: Candidates both dispatched and typed on the game's interpreter to weigh the two (once a story).
 TYPED_SAMPLE = 40
-#: Commands of a template typed, at most, to find two that reach the routine.
+#: Commands of a template typed, at most, to find two that reach the routine; states in which to try.
 PROBES_PER_TEMPLATE = 6
+ENTRY_TRIES = 3
 
 #: A candidate: (command, template, objects).
 Candidate = tuple[str, str, tuple[int, ...]]
@@ -104,7 +105,9 @@ class _Evidence:
     refused: bool = False
 
     def trusted(self) -> bool:
-        return not self.refused and self.agreed >= TRUSTED_AFTER and len(self.states) >= TRUSTED_STATES
+        # A template with one candidate a state (a direction, a verb alone) has its states to show instead.
+        enough = self.agreed >= TRUSTED_AFTER or len(self.states) >= TRUSTED_STATES_ALONE
+        return not self.refused and enough and len(self.states) >= TRUSTED_STATES
 
 
 @dataclass
@@ -140,13 +143,15 @@ class Dispatcher:
         self.returns_at: tuple[int, int] | None = None
         self._looked = 0
         self._entries: dict[str, _Entry | None] = {}
+        # Per template, the states in which none of its commands reached the routine (a creature token, no creature).
+        self._no_entry: dict[str, int] = defaultdict(int)
         self._evidence: dict[str, _Evidence] = defaultdict(_Evidence)
         self._md5 = story_md5 if self.calls is not None else None
         self._kept = Learned()
         if self._md5:
             self._recall(dispatch_cache.load(self._md5, jericho_version()))
         self.stats = DispatchStats()
-        # Seconds and candidates dispatched so far: the cost is weighed against typing's.
+        # Seconds the sample took dispatched and typed (see weigh), and candidates dispatched so far.
         self._seconds = 0.0
         self._count = 0
         self._typed_seconds = 0.0
@@ -157,13 +162,14 @@ class Dispatcher:
     def weigh(self) -> None:
         """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
 
-        Both are timed here on the game's interpreter: typing on a sample of
-        the candidates dispatched (see :meth:`_time_typing`), so no hand-over
-        to the search workers counts on either side.
+        Both are timed here on the game's interpreter, on the same sample of
+        candidates, each typed right after it was dispatched (see
+        :meth:`_time_typing`): no hand-over to the search workers counts on
+        either side, and a machine busy with other work slows both alike.
         """
-        if self.calls is None or self._count < WEIGHED_AFTER or self._typed_count < TYPED_SAMPLE:
+        if self.calls is None or self._typed_count < TYPED_SAMPLE:
             return
-        if self._seconds / self._count > CHEAPER * (self._typed_seconds / self._typed_count):
+        if self._seconds > CHEAPER * self._typed_seconds:
             self._turn_off("typing costs this story no more than dispatch")
             self._remember()
 
@@ -250,8 +256,8 @@ class Dispatcher:
         if self.calls.lib is not self.vm._lib:  # the interpreter was replaced after a halt
             self.calls = FrotzCalls(self.vm)
         by_template: dict[str, list[int]] = defaultdict(list)
-        for i, (_command, template, objs) in enumerate(candidates):
-            if objs and not self._evidence[template].refused:
+        for i, (_command, template, _objs) in enumerate(candidates):
+            if not self._evidence[template].refused:
                 by_template[template].append(i)
         if self.routine is None:
             self._find_routine(start, candidates, by_template)
@@ -264,16 +270,18 @@ class Dispatcher:
             entry = self._entry(start, template, [candidates[i] for i in indices])
             if entry is None:
                 continue
-            # Only the candidates' own runs are weighed against typing (learning an entry is paid once).
-            began = time.perf_counter()
             base = self._base(start, entry)
             # A stop that is not where this template's action returns is never met at its depth: it costs no more.
             stop = self.returns_at if quiet is not None else None
             original = self.calls.arm(stop[0]) if stop is not None else 0
+            sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)]
             try:
                 for i in indices:
+                    began = time.perf_counter()
                     outcome = self._dispatch(base, entry, candidates[i][2], read, (stop, original, quiet),
                                              as_before, i)
+                    if i in sample:
+                        self._seconds += time.perf_counter() - began
                     if outcome is None:
                         self.stats.fell_back += 1
                         continue
@@ -281,9 +289,8 @@ class Dispatcher:
             finally:
                 if stop is not None:
                     self.calls.disarm(stop[0], original)
-            self._seconds += time.perf_counter() - began
-            if self._typed_count < TYPED_SAMPLE:
-                self._time_typing(start, [candidates[i][0] for i in indices[:4]])
+            # The same candidates typed at once after: what a machine busy with other work slows, it slows alike.
+            self._time_typing(start, [candidates[i][0] for i in sample])
         self.stats.dispatched = len(out)
         self._count += len(out)
         self._remember()
@@ -333,10 +340,15 @@ class Dispatcher:
         """The template's entry, learned from two of ``candidates`` the first time (None: it cannot be had).
 
         The two must name different things in every slot (and no thing twice),
-        so each word that differs between them belongs to one slot.
+        so each word that differs between them belongs to one slot. A command
+        that names nothing (a direction, a verb alone) is its own template:
+        one stop, no slots, and from then on it is dispatched in every state
+        without its parse.
         """
         if template in self._entries:
             return self._entries[template]
+        if self._no_entry[template] >= ENTRY_TRIES:
+            return None  # its commands never got past the parser here: typing them is cheaper than asking again
         assert self.calls is not None and self.routine is not None
         stops: list[tuple[tuple[int, ...], Snapshot]] = []
         tried = 0
@@ -347,16 +359,23 @@ class Dispatcher:
             stop = self.calls.stop_at(start, command, self.routine)
             if stop is not None:
                 stops.append((objs, stop))
-            if len(stops) == 2 or tried >= PROBES_PER_TEMPLATE:
+            if len(stops) == (2 if objs else 1) or tried >= PROBES_PER_TEMPLATE:
                 break
         if not stops:
+            self._no_entry[template] += 1
             return None  # not this time: maybe in another state
-        if len(stops) == 1:
+        ram_slots: tuple[tuple[int, ...], ...]
+        stack_slots: tuple[tuple[int, ...], ...]
+        if not stops[0][0]:
+            e1 = stops[0][1]
+            ram_slots = stack_slots = ()
+        elif len(stops) == 1:
             # One thing passed the parser (a creature token and one creature here): the slots of a template
             # already learned, if the stop holds its things in every one of them.
             objs1, e1 = stops[0]
             borrowed = self._borrowed_slots(e1, objs1)
             if borrowed is None:
+                self._no_entry[template] += 1
                 return None
             ram_slots, stack_slots = borrowed
         else:

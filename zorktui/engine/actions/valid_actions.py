@@ -334,7 +334,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
             contexts.append((context, like))
         # Dispatched where the evidence allows (see dispatch.py); typed otherwise, and while a template is on
         # trial. The typed ones go to the search workers while this process dispatches (when both are at hand).
-        trusted = {i for i, (_c, template, objs) in enumerate(to_try) if objs and self.dispatcher.trusted(template)}
+        trusted = {i for i, (_c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template)}
         first = [i for i in range(len(to_try)) if i not in trusted]
         # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
         typing = self._typing(start, idle + [to_try[i][0] for i in first])
