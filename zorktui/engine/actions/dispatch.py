@@ -48,7 +48,7 @@ import numpy as np
 from zorktui.engine.actions import dispatch_cache
 from zorktui.engine.actions.batch import HALTED, Outcome
 from zorktui.engine.actions.dispatch_cache import Learned
-from zorktui.engine.actions.dispatch_learning import action_routine, slots_between
+from zorktui.engine.actions.dispatch_learning import Entry, action_routine, entry_from
 from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 
@@ -81,19 +81,6 @@ def available(vm: Interpreter) -> str:
     if missing:
         return f"jericho's libfrotz lacks {', '.join(missing)}"
     return ""
-
-
-@dataclass
-class _Entry:
-    """A template's parse, stopped at the action routine's entry, ready for any object."""
-
-    #: The machine at the entry (its stack and registers are used; memory comes from the state searched).
-    snapshot: Snapshot
-    #: Memory the parser wrote (addresses, values), less the slots.
-    overlay: tuple[np.ndarray, np.ndarray]
-    #: Per object slot: word addresses in memory, word indices on the stack.
-    ram_slots: tuple[tuple[int, ...], ...]
-    stack_slots: tuple[tuple[int, ...], ...]
 
 
 @dataclass
@@ -142,7 +129,7 @@ class Dispatcher:
         #: Where the routine's caller goes on after it, and at what call depth (the same for every template).
         self.returns_at: tuple[int, int] | None = None
         self._looked = 0
-        self._entries: dict[str, _Entry | None] = {}
+        self._entries: dict[str, Entry | None] = {}
         # Per template, the states in which none of its commands reached the routine (a creature token, no creature).
         self._no_entry: dict[str, int] = defaultdict(int)
         self._evidence: dict[str, _Evidence] = defaultdict(_Evidence)
@@ -270,7 +257,7 @@ class Dispatcher:
             entry = self._entry(start, template, [candidates[i] for i in indices])
             if entry is None:
                 continue
-            base = self._base(start, entry)
+            base = entry.base(start)
             # A stop that is not where this template's action returns is never met at its depth: it costs no more.
             stop = self.returns_at if quiet is not None else None
             original = self.calls.arm(stop[0]) if stop is not None else 0
@@ -308,7 +295,7 @@ class Dispatcher:
         self.calls.type_command(start, command)
         typed = 1 + self.calls.steps_to_read()
         vm = self.vm
-        vm.rewind(self._base(start, entry))
+        vm.rewind(entry.base(start))
         self._set_slots(entry, objs)
         depth, returned = self.calls.depth(), 0
         while self.calls.depth() >= depth and not self.calls.reading():
@@ -336,7 +323,7 @@ class Dispatcher:
                 break
         self.routine = action_routine(traced)
 
-    def _entry(self, start: Snapshot, template: str, candidates: list[Candidate]) -> _Entry | None:
+    def _entry(self, start: Snapshot, template: str, candidates: list[Candidate]) -> Entry | None:
         """The template's entry, learned from two of ``candidates`` the first time (None: it cannot be had).
 
         The two must name different things in every slot (and no thing twice),
@@ -364,65 +351,20 @@ class Dispatcher:
         if not stops:
             self._no_entry[template] += 1
             return None  # not this time: maybe in another state
-        ram_slots: tuple[tuple[int, ...], ...]
-        stack_slots: tuple[tuple[int, ...], ...]
-        if not stops[0][0]:
-            e1 = stops[0][1]
-            ram_slots = stack_slots = ()
-        elif len(stops) == 1:
-            # One thing passed the parser (a creature token and one creature here): the slots of a template
-            # already learned, if the stop holds its things in every one of them.
-            objs1, e1 = stops[0]
-            borrowed = self._borrowed_slots(e1, objs1)
-            if borrowed is None:
-                self._no_entry[template] += 1
-                return None
-            ram_slots, stack_slots = borrowed
-        else:
-            (objs1, e1), (objs2, e2) = stops
-            found = [slots_between(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
-            ram_slots = tuple(f[0] for f in found)
-            stack_slots = tuple(f[1] for f in found)
-            if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
+        entry, for_good = entry_from(start, stops, [e for e in self._entries.values() if e is not None])
+        if entry is None:
+            if for_good:
                 self._entries[template] = None
-                return None
-        ram0, ram1 = start.ram(), e1.ram()
-        changed = ram0 != ram1
-        for addresses in ram_slots:
-            for address in addresses:
-                changed[address : address + 2] = False
-        where = np.nonzero(changed)[0]
-        entry = _Entry(e1, (where, ram1[where].copy()), ram_slots, stack_slots)
+            else:
+                self._no_entry[template] += 1
+            return None
         if self.returns_at is None:  # the routine's caller is the same for every template
-            self.vm.rewind(self._base(start, entry))
+            self.vm.rewind(entry.base(start))
             self.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
 
-    def _borrowed_slots(self, stop: Snapshot, objs: tuple[int, ...]
-                        ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] | None:
-        """The slots of a learned template with as many things whose every slot holds ``objs`` in ``stop``."""
-        ram = stop.ram()
-        stack = stop.state[1].view(np.uint16)
-        for entry in self._entries.values():
-            if entry is None or len(entry.ram_slots) != len(objs) or entry.snapshot.state[3] != stop.state[3]:
-                continue
-            if all(all((int(ram[a]) << 8 | int(ram[a + 1])) == obj for a in addresses)
-                   and all(int(stack[i]) == obj for i in indices)
-                   for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=True)):
-                return entry.ram_slots, entry.stack_slots
-        return None
-
-    @staticmethod
-    def _base(start: Snapshot, entry: _Entry) -> Snapshot:
-        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
-        ram = start.ram().copy()
-        where, values = entry.overlay
-        ram[where] = values
-        at = entry.snapshot.state
-        return Snapshot((ram, at[1], *at[2:7], start.state[7], start.state[8]), False)
-
-    def _set_slots(self, entry: _Entry, objs: tuple[int, ...]) -> None:
+    def _set_slots(self, entry: Entry, objs: tuple[int, ...]) -> None:
         """Write the candidate's things into the template's slots, in memory and on the stack."""
         calls = self.calls
         assert calls is not None
@@ -432,7 +374,7 @@ class Dispatcher:
             for index in indices:
                 calls.poke_stack(index, obj)
 
-    def _dispatch(self, base: Snapshot, entry: _Entry, objs: tuple[int, ...],
+    def _dispatch(self, base: Snapshot, entry: Entry, objs: tuple[int, ...],
                   read: Callable[[np.ndarray], tuple[bytes, bytes]],
                   stopping: tuple[tuple[int, int] | None, int,
                                   Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None],

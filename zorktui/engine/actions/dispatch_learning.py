@@ -1,4 +1,4 @@
-"""Learning dispatch from typed commands: the story's action routine, and a template's slots.
+"""Learning dispatch from typed commands: the story's action routine, and a template's entry and slots.
 
 See :mod:`zorktui.engine.actions.dispatch`.
 """
@@ -6,6 +6,7 @@ See :mod:`zorktui.engine.actions.dispatch`.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -50,3 +51,73 @@ def slots_between(e1: Snapshot, e2: Snapshot, o1: int, o2: int) -> tuple[tuple[i
     s1, s2 = e1.state[1].view(np.uint16), e2.state[1].view(np.uint16)
     stack = tuple(int(i) for i in np.nonzero((s1 == o1) & (s2 == o2))[0])
     return ram, stack
+
+
+@dataclass
+class Entry:
+    """A template's parse, stopped at the action routine's entry, ready for any object."""
+
+    #: The machine at the entry (its stack and registers are used; memory comes from the state searched).
+    snapshot: Snapshot
+    #: Memory the parser wrote (addresses, values), less the slots.
+    overlay: tuple[np.ndarray, np.ndarray]
+    #: Per object slot: word addresses in memory, word indices on the stack.
+    ram_slots: tuple[tuple[int, ...], ...]
+    stack_slots: tuple[tuple[int, ...], ...]
+
+    def base(self, start: Snapshot) -> Snapshot:
+        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
+        ram = start.ram().copy()
+        where, values = self.overlay
+        ram[where] = values
+        at = self.snapshot.state
+        return Snapshot((ram, at[1], *at[2:7], start.state[7], start.state[8]), False)
+
+
+def entry_from(start: Snapshot, stops: list[tuple[tuple[int, ...], Snapshot]], known: list[Entry]
+               ) -> tuple[Entry | None, bool]:
+    """A template's entry from its stops (one or two), or (None, whether that is for good).
+
+    Two stops give the slots; one stop of a command naming nothing needs
+    none; one stop naming things (a creature token and one creature here)
+    takes the slots of a template already learned (``known``), if the stop
+    holds its things in every one of them.
+    """
+    ram_slots: tuple[tuple[int, ...], ...]
+    stack_slots: tuple[tuple[int, ...], ...]
+    objs1, e1 = stops[0]
+    if not objs1:
+        ram_slots = stack_slots = ()
+    elif len(stops) == 1:
+        borrowed = borrowed_slots(e1, objs1, known)
+        if borrowed is None:
+            return None, False
+        ram_slots, stack_slots = borrowed
+    else:
+        objs2, e2 = stops[1]
+        found = [slots_between(e1, e2, a, b) for a, b in zip(objs1, objs2, strict=True)]
+        ram_slots = tuple(f[0] for f in found)
+        stack_slots = tuple(f[1] for f in found)
+        if e1.state[3] != e2.state[3] or not all(r or k for r, k in found):
+            return None, True
+    changed = start.ram() != e1.ram()
+    for addresses in ram_slots:
+        for address in addresses:
+            changed[address : address + 2] = False
+    where = np.nonzero(changed)[0]
+    return Entry(e1, (where, e1.ram()[where].copy()), ram_slots, stack_slots), False
+
+
+def borrowed_slots(stop: Snapshot, objs: tuple[int, ...], known: list[Entry]
+                   ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]] | None:
+    """The slots of a known entry with as many things whose every slot holds ``objs`` in ``stop``."""
+    ram = stop.ram()
+    stack = stop.state[1].view(np.uint16)
+    for entry in known:
+        if len(entry.ram_slots) != len(objs) or entry.snapshot.state[3] != stop.state[3]:
+            continue
+        if all(all((int(ram[a]) << 8 | int(ram[a + 1])) == obj for a in addresses)
+               and all(int(stack[i]) == obj for i in indices)
+               for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=True)):
+            return entry.ram_slots, entry.stack_slots
+    return None
