@@ -148,6 +148,7 @@ def test_a_question_or_an_ending_inside_an_action_is_left_to_typing() -> None:
                       ("eat brass lamp", "eat {0}", (things["brass lamp"],)),
                       ("push brass lamp", "push {0}", (things["brass lamp"],))]
         reading = game.fingerprint.reading()
+        finder.dispatcher.new_search()
         outcomes = finder.dispatcher.play(start, candidates, lambda ram: (reading.digester()(ram), reading.raw_globals(ram)))
         vm.restore(start)
         assert set(outcomes) == {2, 3}

@@ -201,6 +201,11 @@ class Dispatcher:
         """Whether dispatch can still be used on this story (``why_not`` says why not)."""
         return self.calls is not None and (self.routine is not None or self._looked < LOOKS_FOR_ROUTINE)
 
+    def new_search(self) -> None:
+        """Start the counts of a search (its candidates may be dispatched in more than one call of :meth:`play`)."""
+        self.stats = DispatchStats()
+        self.went_on = {}
+
     def trusted(self, template: str) -> bool:
         """Whether ``template``'s candidates are dispatched without typing them too."""
         return self._evidence[template].trusted()
@@ -219,7 +224,8 @@ class Dispatcher:
             evidence.states.add(state)
 
     def play(self, start: Snapshot, candidates: list[Candidate], read: Callable[[np.ndarray], tuple[bytes, bytes]],
-             quiet: Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None = None) -> dict[int, Outcome]:
+             quiet: Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None = None,
+             among: set[int] | None = None) -> dict[int, Outcome]:
         """Dispatch what can be of ``candidates`` from ``start``: {index: outcome}; the interpreter is left anywhere.
 
         Args:
@@ -236,22 +242,21 @@ class Dispatcher:
                 which nothing happened is the same whatever was refused. The
                 others run on to the next read, and the globals that stopped
                 them are kept in :attr:`went_on` for the caller to judge.
+            among: Only the candidates at these indices (None: all).
         """
-        self.stats = DispatchStats()
         if self.calls is None or start.position() != self.prompt_at():
             return {}
         if self.calls.lib is not self.vm._lib:  # the interpreter was replaced after a halt
             self.calls = FrotzCalls(self.vm)
         by_template: dict[str, list[int]] = defaultdict(list)
         for i, (_command, template, _objs) in enumerate(candidates):
-            if not self._evidence[template].refused:
+            if (among is None or i in among) and not self._evidence[template].refused:
                 by_template[template].append(i)
         if self.routine is None:
             self._find_routine(start, candidates, by_template)
             if self.routine is None:
                 return {}
         out: dict[int, Outcome] = {}
-        self.went_on = {}
         as_before: Outcome = (*read(start.ram()), start.position())
         for template, indices in by_template.items():
             entry = self._entry(start, template, [candidates[i] for i in indices])
@@ -278,7 +283,7 @@ class Dispatcher:
                     self.calls.disarm(stop[0], original)
             # The same candidates typed at once after: what a machine busy with other work slows, it slows alike.
             self._time_typing(start, [candidates[i][0] for i in sample])
-        self.stats.dispatched = len(out)
+        self.stats.dispatched += len(out)
         self._count += len(out)
         self._remember()
         return out

@@ -69,6 +69,7 @@ class DispatchedPlaying:
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
         def _read(self, played: list, start: Snapshot) -> list[_Played]: ...
         def _search_workers(self) -> SearchWorkers | None: ...
+        def deadly(self, command: str) -> bool: ...
 
     def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
         """Play ``commands`` typed: on the search workers from a thread where they run (dispatch goes on here), else now."""
@@ -80,10 +81,11 @@ class DispatchedPlaying:
         done.set_result(self._play(start, commands))
         return done
 
-    def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]]) -> dict[int, _Played]:
-        """What dispatch gives for those of ``to_try`` it can take: {index: outcome as a search reads it}."""
+    def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
+                    among: set[int]) -> dict[int, _Played]:
+        """What dispatch gives for those of ``to_try`` at ``among`` it can take: {index: outcome as a search reads it}."""
         self.dispatcher.weigh()
-        if not self.dispatcher.active:
+        if not self.dispatcher.active or not among:
             return {}
         digest = self._reading.digester()
         raw = self._reading.raw_globals
@@ -100,7 +102,7 @@ class DispatchedPlaying:
             return frozenset(int(g) for g in np.nonzero(differ)[0])
 
         with self._vm_lock:
-            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)), quiet)
+            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)), quiet, among)
             self.game.vm.restore(start)
         if not played:
             return {}

@@ -332,14 +332,14 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
                     continue
             to_try.append((command, template, objs))
             contexts.append((context, like))
-        # Dispatched where the evidence allows (see dispatch.py); typed otherwise, and while a template is on
-        # trial. The typed ones go to the search workers while this process dispatches (when both are at hand).
-        trusted = {i for i, (_c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template)}
+        # Dispatched where evidence allows (dispatch.py), typed to the workers meanwhile; on trial, both.
+        self.dispatcher.new_search()
+        trusted = {i for i, (c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template) and not self.deadly(c)}
         first = [i for i in range(len(to_try)) if i not in trusted]
-        # The idle commands go in the same batch: one hand-over to the twin, shares kept even.
-        typing = self._typing(start, idle + [to_try[i][0] for i in first])
-        dispatched = self._dispatched(start, to_try)
+        typing = self._typing(start, idle + [to_try[i][0] for i in first])  # idle too: one hand-over
+        dispatched = self._dispatched(start, to_try, trusted)
         outcomes = typing.result()
+        dispatched |= self._dispatched(start, to_try, {i for i in first if not self.deadly(to_try[i][0])})  # once typed
         idle_after, typed_outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
         # Trusted candidates dispatch could not tell (a question inside the action) are typed after all.
         late_typed = [i for i in sorted(trusted) if i not in dispatched]
