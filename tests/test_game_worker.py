@@ -65,6 +65,10 @@ def test_a_worker_killed_between_commands_is_rebuilt_from_the_moves_played(sig: 
         assert game.undo_depth == depth + 1
         assert len(said) == 1 and sig.name in said[0] and "rebuilt from 3 moves" in said[0]
         assert game.undo(1) == before  # the undo history came back with the game
+        # The first worker dispatches valid-action candidates; the one replacing it types them all.
+        environ = Path(f"/proc/{game.worker_pid}/environ").read_bytes().split(b"\0")
+        assert b"ZORKTUI_DISPATCH=0" in environ
+        assert game.valid_actions()
     finally:
         game.close()
 

@@ -71,12 +71,13 @@ class Channel:
     Args:
         module: The worker's module (its ``main`` reads the two descriptors).
         args: More arguments for the worker.
+        env: Environment variables set for the worker over this process's own.
     """
 
-    def __init__(self, module: str, *args: str) -> None:
+    def __init__(self, module: str, *args: str, env: dict[str, str] | None = None) -> None:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        env = dict(os.environ)
+        env = {**os.environ, **(env or {})}
         env["PYTHONPATH"] = os.pathsep.join(p for p in (PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
         try:
             self.process = subprocess.Popen(

@@ -96,10 +96,17 @@ class GameProcess:
         self.zm = WorkerWords(self.story.zcode_path, lambda: self._call("ram"))
 
     # ------------------------------------------------------------------ worker
-    def _start(self) -> dict[str, Any]:
-        """Start a worker and open the game in it (trying again if the worker is killed as it starts)."""
+    def _start(self, replacing: bool = False) -> dict[str, Any]:
+        """Start a worker and open the game in it (trying again if the worker is killed as it starts).
+
+        Args:
+            replacing: The worker replaces a dead one: it types every valid-action candidate, since a
+                candidate dispatched in the worker's own interpreter (engine/actions/dispatch.py) may be
+                what killed the last.
+        """
+        typing_only = {"ZORKTUI_DISPATCH": "0"} if replacing else None
         for attempt in range(REBUILD_TRIES):
-            channel = Channel("zorktui.engine.worker")
+            channel = Channel("zorktui.engine.worker", env=typing_only)
             try:
                 opened: dict[str, Any] = channel.open_host(_HOST, self._spec, _WHAT)
                 self._channel = channel
@@ -166,7 +173,7 @@ class GameProcess:
         failure = ""
         for _ in range(REBUILD_TRIES):
             try:
-                self._start()
+                self._start(replacing=True)
                 assert self._channel is not None
                 moved = self._channel.call("replay", self._journal, self.current, what=_WHAT)
                 self.current, self._undo_depth = moved
