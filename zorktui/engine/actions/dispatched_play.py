@@ -59,7 +59,6 @@ class DispatchedPlaying:
     workers: bool
     dispatcher: Dispatcher
     _reading: ObjectsReading
-    _per_command: float | None
     _typist: ThreadPoolExecutor | None
     _vm_lock: threading.RLock
     #: Globals the library's actions keep books in: they differ where an action returns, yet the turn ends as idle.
