@@ -62,8 +62,10 @@ TRACED_COMMANDS = 12
 LOOKS_FOR_ROUTINE = 4
 #: Dispatch is kept where the sample costs it less than this share of typing's.
 CHEAPER = 0.7
-#: Candidates both dispatched and typed on the game's interpreter to weigh the two (once a story).
+#: Candidates both dispatched and typed on the game's interpreter to weigh the two (once a story), after this
+#: many searches.
 TYPED_SAMPLE = 40
+SAMPLE_AFTER = 3
 #: Commands of a template typed, at most, to find two that reach the routine; states in which to try.
 PROBES_PER_TEMPLATE = 6
 ENTRY_TRIES = 3
@@ -143,6 +145,7 @@ class Dispatcher:
         self._count = 0
         self._typed_seconds = 0.0
         self._typed_count = 0
+        self._searches = 0
         #: Per candidate of the last search that an action's bookkeeping kept running: the globals that differed.
         self.went_on: dict[int, frozenset[int]] = {}
 
@@ -203,6 +206,7 @@ class Dispatcher:
 
     def new_search(self) -> None:
         """Start the counts of a search (its candidates may be dispatched in more than one call of :meth:`play`)."""
+        self._searches += 1
         self.stats = DispatchStats()
         self.went_on = {}
 
@@ -266,7 +270,8 @@ class Dispatcher:
             # A stop that is not where this template's action returns is never met at its depth: it costs no more.
             stop = self.returns_at if quiet is not None else None
             original = self.calls.arm(stop[0]) if stop is not None else 0
-            sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)]
+            # Sampled once the first searches have learned the books a refusal leaves (see dispatched_play.py).
+            sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)] if self._searches > SAMPLE_AFTER else []
             try:
                 for i in indices:
                     began = time.perf_counter()
