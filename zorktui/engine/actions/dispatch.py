@@ -154,8 +154,11 @@ class Dispatcher:
 
         Both are timed here on the game's interpreter, on the same sample of
         candidates, each typed right after it was dispatched (see
-        :meth:`_time_typing`): no hand-over to the search workers counts on
-        either side, and a machine busy with other work slows both alike.
+        :meth:`_time_typing`), in this thread's own processor time: no
+        hand-over to the search workers counts on either side, nor the time
+        this thread waits for the interpreter lock while the thread handing
+        typed candidates to the workers holds it, and a machine busy with
+        other work slows both alike.
         """
         if self.calls is None or self._typed_count < TYPED_SAMPLE:
             return
@@ -170,10 +173,10 @@ class Dispatcher:
     def _time_typing(self, start: Snapshot, commands: list[str]) -> None:
         """Time a few of the commands typed here, until :data:`TYPED_SAMPLE` have been (for :meth:`weigh`)."""
         for command in commands[: TYPED_SAMPLE - self._typed_count]:
-            began = time.perf_counter()
+            began = time.thread_time()
             self.vm.rewind(start)
             self.vm.play(command)
-            self._typed_seconds += time.perf_counter() - began
+            self._typed_seconds += time.thread_time() - began
             self._typed_count += 1
 
     def _recall(self, learned: Learned) -> None:
@@ -274,11 +277,11 @@ class Dispatcher:
             sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)] if self._searches > SAMPLE_AFTER else []
             try:
                 for i in indices:
-                    began = time.perf_counter()
+                    began = time.thread_time()
                     outcome = self._dispatch(base, entry, candidates[i][2], read, (stop, original, quiet),
                                              as_before, i)
                     if i in sample:
-                        self._seconds += time.perf_counter() - began
+                        self._seconds += time.thread_time() - began
                     if outcome is None:
                         self.stats.fell_back += 1
                         continue
