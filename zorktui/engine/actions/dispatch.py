@@ -16,17 +16,24 @@ round, without knowing the story:
    stopped at that routine's entry. The words holding one object in one
    and the other in the other, in memory and on the stack, are the *slots*;
    what else the parser wrote is the template's *overlay*.
+   A command naming nothing (a direction, a verb alone) is its own
+   template: one stop, no slots.
 3. **Per candidate**: the state's memory with the overlay written, the
    stack and registers at the entry, the slots set to the candidate's
-   object; then the machine runs to its next read, through the action and
-   the end of the turn (daemons, timers) as typing runs them, because the
-   story's own callers are on the stack.
+   object; then the machine runs to where the routine returns (at the
+   caller's depth). A candidate whose action changed nothing gets the
+   searched state's own outcome there; the others run on to the next read,
+   through the end of the turn (daemons, timers) as typing runs them,
+   because the story's own callers are on the stack.
+
+What is learned (the routine, the templates trusted and refused, whether
+dispatch pays at all) is kept per story: see :mod:`zorktui.engine.actions.dispatch_cache`.
 
 Dispatch is used where the evidence says it gives what typing gives, per
-template: a template's candidates are both dispatched and typed until
+template: a template's candidates are typed, then dispatched, until
 :data:`TRUSTED_AFTER` of them in :data:`TRUSTED_STATES` states agree (same
-world, same place of waiting); one disagreement and the template is typed
-for good. A template whose grammar line tests the object (Inform's
+world, or no change either way); one disagreement and the template is
+typed for good. A template whose grammar line tests the object (Inform's
 ``noun=Routine``), or whose action reads the typed words, shows it here.
 Only from the story's normal command read is anything dispatched (never at
 a question, a menu or after the end), and a dispatched candidate after
