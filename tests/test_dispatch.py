@@ -227,3 +227,26 @@ def test_dispatch_turned_off_for_a_story_stays_off_in_the_next_run() -> None:
         later.close()
     finally:
         game.close()
+
+
+def test_the_calls_follow_an_interpreter_replaced_after_a_halt() -> None:
+    from paths import ASKS_FIRST
+
+    game = Game(ASKS_FIRST)
+    try:
+        calls = FrotzCalls(game.vm)
+        start = game.vm.snapshot()
+        routine = _routine(game, ["examine {0}", "smell {0}", "touch {0}", "kiss {0}"], game.facts.player)
+        assert routine is not None
+        first = calls.lib
+        # "crash" runs an illegal opcode in its action: the machine halts, and the next restore loads a fresh library.
+        at_entry = calls.stop_at(start, "crash", routine)
+        assert at_entry is not None
+        game.vm.rewind(at_entry)
+        calls.run_to_read()
+        assert game.vm.halted()
+        assert calls.stop_at(start, "smell me", routine) is not None
+        assert calls.lib is game.vm._lib and calls.lib is not first
+        game.vm.restore(start)
+    finally:
+        game.close()

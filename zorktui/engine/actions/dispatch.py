@@ -260,8 +260,6 @@ class Dispatcher:
         """
         if self.calls is None or start.position() != self.prompt_at():
             return {}
-        if self.calls.lib is not self.vm._lib:  # the interpreter was replaced after a halt
-            self.calls = FrotzCalls(self.vm)
         by_template: dict[str, list[int]] = defaultdict(list)
         for i, (_command, template, _objs) in enumerate(candidates):
             if (among is None or i in among) and not self._evidence[template].refused:

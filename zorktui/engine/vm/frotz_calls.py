@@ -76,8 +76,16 @@ class FrotzCalls:
 
     def __init__(self, vm: Interpreter) -> None:
         self.vm = vm
-        #: The library these calls were bound to (a revived interpreter loads another).
-        self.lib = lib = vm._lib
+        self._bind()
+
+    def _fresh(self) -> None:
+        """Bind again where the interpreter was replaced (a restore after a halt loads a new library)."""
+        if self.vm._lib is not self.lib:
+            self._bind()
+
+    def _bind(self) -> None:
+        #: The library these calls are bound to.
+        self.lib = lib = self.vm._lib
         quick = ctypes.PyDLL("libfrotz (stepping)", handle=lib._handle)
         self._zstep = quick.zstep
         self._zstep.restype = None
@@ -100,6 +108,7 @@ class FrotzCalls:
         """The routine calls made while ``command`` runs from ``start``, in order (the interpreter is left anywhere)."""
         vm = self.vm
         vm.rewind(start)
+        self._fresh()
         self._set_action(command.encode("cp1252", errors="replace") + b"\n")
         self._zstep()  # the pending read takes the command
         frames, fp, pcp, zmp, next_opcode = self._frames, self._fp, self._pcp, self._zmp, self._next_opcode
@@ -130,7 +139,7 @@ class FrotzCalls:
         """
         vm = self.vm
         vm.rewind(start)
-        original = self.arm(entry)
+        original = self.arm(entry)  # (bound afresh there, after a restore that may have replaced the library)
         try:
             vm.play(command)
         finally:
@@ -143,6 +152,7 @@ class FrotzCalls:
 
     def arm(self, address: int) -> int:
         """Put a breakpoint at the instruction at ``address``: the byte it replaced (give it to :meth:`disarm`)."""
+        self._fresh()
         byte = ctypes.c_ubyte.from_address((self._zmp.value or 0) + address)
         original = byte.value
         byte.value = READ
@@ -150,10 +160,12 @@ class FrotzCalls:
 
     def disarm(self, address: int, original: int) -> None:
         """Take the breakpoint at ``address`` away."""
+        self._fresh()
         ctypes.c_ubyte.from_address((self._zmp.value or 0) + address).value = original
 
     def stopped_at(self, address: int) -> bool:
         """Whether the machine stopped at the breakpoint at ``address`` (not at a read of the story's own)."""
+        self._fresh()
         pc = (self._pcp.value or 0) - (self._zmp.value or 0)
         return not self.vm.halted() and self._next_opcode.value == READ and pc == address + 1
 
@@ -162,6 +174,7 @@ class FrotzCalls:
 
         The breakpoint stays armed after (the caller arms once for many runs).
         """
+        self._fresh()
         self.disarm(address, original)
         self._next_opcode.value = original
         self._run_free()
@@ -174,6 +187,7 @@ class FrotzCalls:
         A routine shared by many callers (Inform's veneer calls every message
         through one) returns to the same instruction at other depths too.
         """
+        self._fresh()
         self._run_free()
         while self.stopped_at(address) and self._frames.value != depth:
             self.disarm(address, original)
@@ -188,6 +202,7 @@ class FrotzCalls:
 
         None when the machine reads first (the routine asked something) or stops.
         """
+        self._fresh()
         depth = self._frames.value
         for _ in range(limit):
             if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
@@ -199,28 +214,34 @@ class FrotzCalls:
 
     def poke_word(self, address: int, value: int) -> None:
         """Write a word into the machine's memory (big-endian, as the Z-machine keeps it)."""
+        self._fresh()
         at = (self._zmp.value or 0) + address
         ctypes.c_ubyte.from_address(at).value = value >> 8
         ctypes.c_ubyte.from_address(at + 1).value = value & 0xFF
 
     def poke_stack(self, index: int, value: int) -> None:
         """Write a word of the machine's stack (in the interpreter's own byte order)."""
+        self._fresh()
         ctypes.c_uint16.from_address(self._stack + 2 * index).value = value
 
     def step(self) -> None:
         """Run one instruction."""
+        self._fresh()
         self._zstep()
 
     def depth(self) -> int:
         """The call depth (Frotz's frame count)."""
+        self._fresh()
         return self._frames.value
 
     def reading(self) -> bool:
         """Whether the machine waits at a read (or has stopped)."""
+        self._fresh()
         return self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted()
 
     def steps_to_read(self, limit: int = TRACE_LIMIT) -> int:
         """Run to the next read one instruction at a time: how many there were (for benchmarks)."""
+        self._fresh()
         for n in range(limit):
             if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
                 self._clear()
@@ -232,10 +253,12 @@ class FrotzCalls:
     def type_command(self, start: Snapshot, command: str) -> None:
         """Give ``command`` to the read ``start`` waits in and run its first instruction (then step on)."""
         self.vm.rewind(start)
+        self._fresh()
         self._set_action(command.encode("cp1252", errors="replace") + b"\n")
         self._zstep()
 
     def run_to_read(self) -> None:
         """Run from where the machine is to its next read (what a command does after the parser)."""
+        self._fresh()
         self._run_free()
         self._clear()
