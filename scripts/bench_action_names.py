@@ -96,7 +96,8 @@ def measure(path: Path, verbose: bool = False) -> tuple[float, float, int]:
             if verbose:
                 missing = sorted(c for c in theirs if c not in ours)
                 extra = sorted(a for a in ours if a not in theirs)
-                print(f"  before {step!r}: not as written {missing}; ours only {extra}")
+                unreached = sorted(c for c, after in theirs.items() if after not in our_states)
+                print(f"  before {step!r}: not as written {missing}; ours only {extra}; states missed by {unreached}")
             game.step(step)
     finally:
         game.close()

@@ -1,0 +1,104 @@
+"""The candidate commands of one state: every template over the things in scope, pairs capped.
+
+A mixin of :class:`zorktui.engine.actions.valid_actions.ActionFinder`. Two-object
+templates make far more pairs than a search can play, so each is capped at
+:data:`MAX_PAIRS`; the order they are cut in comes from
+:mod:`zorktui.engine.actions.pairs`, except that a pair which already failed
+in the context it is in now goes behind every pair that has not: the search
+would skip it anyway (see ``ActionFinder.find``), and counted inside the cap
+it kept untried pairs out for good (with four vegetables in hand and an oven
+that had worked, "cook the oldest with the stove" was never reached).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from zorktui.engine.actions.pairs import order_pairs
+
+if TYPE_CHECKING:
+    from zorktui.engine.actions.candidate_context import _Surroundings
+    from zorktui.engine.actions.grammar import Templates
+    from zorktui.engine.actions.searched import SearchedGame
+
+#: Pairs of a two-object template played at most per state.
+MAX_PAIRS = 32
+
+Candidate = tuple[str, str, tuple[int, ...]]
+
+
+class CandidateListing:
+    """Builds a state's candidates (see :class:`ActionFinder`)."""
+
+    # Held by the host (:class:`ActionFinder`), which sets them all in its ``__init__``.
+    game: SearchedGame
+    templates: Templates | None
+    _directions: list[str]
+    _worked_slots: dict[str, tuple[set[bytes], set[bytes]]]
+    _failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]]
+
+    if TYPE_CHECKING:  # CandidateContexts', on the same host
+        def _object_word(self, obj: int, scope: list[int]) -> str | None: ...
+        def _linked(self, a: int, b: int) -> bool: ...
+        def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes: ...
+
+    def _candidates(self, held: list[int], scope: list[int], here: _Surroundings) -> list[Candidate]:
+        """(command, template, objects) triples for the current state.
+
+        Args:
+            held: What the player holds, newest first.
+            scope: Everything in scope (held first).
+            here: The state's digests (signatures per object, own states for contexts).
+        """
+        assert self.templates is not None
+        names = {o: self._object_word(o, scope) for o in scope}
+        named = [o for o in scope if names[o]]
+        out: list[Candidate] = []
+        for d in self._directions:
+            out.append((d, d, ()))
+        for verb in self.templates.intransitive:
+            out.append((verb, verb, ()))
+        held_named = [o for o in held if names.get(o)]
+        for template in self.templates.single:
+            needs_held = self.templates.held.get(template, (False,))[0]
+            for o in held_named if needs_held else named:
+                out.append((template.format(names[o]), template, (o,)))
+        for template in self.templates.double:
+            pairs = self._pairs(template, named, held_named, here)
+            for a, b in pairs[:MAX_PAIRS]:
+                out.append((template.format(names[a], names[b]), template, (a, b)))
+        return out
+
+    def _pairs(self, template: str, named: list[int], held_named: list[int], here: _Surroundings) -> list[tuple[int, int]]:
+        """Every pair ``template`` may take here, in the order to try them (see the module docstring)."""
+        assert self.templates is not None
+        parent = self.game.zm.objects.parent
+        place = self.game.facts.place()
+        lying = {o for o in named if place is not None and parent(o) == place.room}
+        loose = [o for o in named if o not in held_named]
+        slots = self.templates.held.get(template)
+        link = template.split()[-2] if template.split()[-2] != "{0}" else ""
+        if slots is not None:  # from the grammar: each slot says whether it wants a held object
+            firsts = held_named if slots[0] else named
+            seconds = held_named if slots[1] else named
+        elif link == "from":  # take the coin from the box: both out there
+            firsts = seconds = loose
+        elif link == "with":  # unlock the door with the key; cook the potato with the stove
+            firsts = seconds = named
+        else:  # put the key in the box: the thing moved is held
+            firsts, seconds = held_named, named
+        pairs = [(a, b) for a in firsts for b in seconds if a != b]
+        if slots is None and link == "with":
+            pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
+        if link == "from":  # a thing is only taken from what holds it
+            pairs = [(a, b) for a, b in pairs if parent(a) == b]
+        ordered = order_pairs(pairs, held_named, here.signatures.__getitem__,
+                              self._worked_slots.get(template, (set(), set())), self._linked, lying)
+        if len(ordered) <= MAX_PAIRS:
+            return ordered
+        failed = self._failed_in
+        known = [ab for ab in ordered if self._context(template, ab, here) in failed.get((template, ab), ())]
+        if not known:
+            return ordered
+        gone = set(known)
+        return [ab for ab in ordered if ab not in gone] + known
