@@ -58,7 +58,7 @@ def test_workers_read_outcomes_as_this_process_does(game_of) -> None:
     assert finder is not None and finder._setup is not None and finder._compass is not None
     held, scope = finder._scope()
     here = finder._surroundings(held, scope, game.vm.ram())
-    candidates = [c for c, _t, _o in finder._candidates(held, scope, here.signatures)]
+    candidates = [c for c, _t, _o in finder._candidates(held, scope, here)]
     start = game.vm.snapshot()
     lifted = finder._compass.lifted(start)
     here_too = play_batch(game.vm, start, candidates, finder._reading, finder._compass, lifted)

@@ -60,6 +60,7 @@ import numpy as np
 
 from zorktui.engine.actions.batch import HALTED
 from zorktui.engine.actions.candidate_context import CandidateContexts
+from zorktui.engine.actions.candidate_lists import MAX_PAIRS, CandidateListing  # noqa: F401 - MAX_PAIRS: tests read it here
 from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
     PARALLEL_MIN_SECONDS,
     CandidatePlaying,
@@ -73,7 +74,6 @@ from zorktui.engine.actions.grammar import (
     learn_templates,
     templates_from_grammar,
 )
-from zorktui.engine.actions.pairs import order_pairs
 from zorktui.engine.actions.search_workers import (
     StorySetup,
 )
@@ -91,7 +91,6 @@ _NONSENSE = "qzxvw"
 _IDLE = ("wait", "look", "inventory", _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
-MAX_PAIRS = 32
 #: How a take is said, plainest first: the takes that moved nothing are asked why.
 TAKE_TEMPLATES = ("take {0}", "get {0}", "pick up {0}", "pick {0} up")
 #: How many contexts a candidate is remembered to have failed in (the latest kept).
@@ -115,7 +114,7 @@ class FinderStats:
     typed: int = 0
 
 
-class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
+class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, DispatchedPlaying):
     """Finds the commands that change the world from a game's current state.
 
     Args:
@@ -226,49 +225,6 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
-    def _candidates(self, held: list[int], scope: list[int],
-                    signatures: dict[int, bytes]) -> list[tuple[str, str, tuple[int, ...]]]:
-        """(command, template, objects) triples for the current state (``signatures``: per object in scope)."""
-        assert self.templates is not None
-        names = {o: self._object_word(o, scope) for o in scope}
-        named = [o for o in scope if names[o]]
-        out: list[tuple[str, str, tuple[int, ...]]] = []
-        for d in self._directions:
-            out.append((d, d, ()))
-        for verb in self.templates.intransitive:
-            out.append((verb, verb, ()))
-        held_named = [o for o in held if names.get(o)]
-        loose = [o for o in named if o not in held_named]
-        for template in self.templates.single:
-            needs_held = self.templates.held.get(template, (False,))[0]
-            for o in held_named if needs_held else named:
-                out.append((template.format(names[o]), template, (o,)))
-        parent = self.game.zm.objects.parent
-        place = self.game.facts.place()
-        lying = {o for o in named if place is not None and parent(o) == place.room}
-        for template in self.templates.double:
-            slots = self.templates.held.get(template)
-            link = template.split()[-2] if template.split()[-2] != "{0}" else ""
-            if slots is not None:  # from the grammar: each slot says whether it wants a held object
-                firsts = held_named if slots[0] else named
-                seconds = held_named if slots[1] else named
-            elif link == "from":  # take the coin from the box: both out there
-                firsts = seconds = loose
-            elif link == "with":  # unlock the door with the key; cook the potato with the stove
-                firsts = seconds = named
-            else:  # put the key in the box: the thing moved is held
-                firsts, seconds = held_named, named
-            pairs = [(a, b) for a in firsts for b in seconds if a != b]
-            if slots is None and link == "with":
-                pairs = [(a, b) for a, b in pairs if a in held_named or b in held_named]
-            if link == "from":  # a thing is only taken from what holds it
-                pairs = [(a, b) for a, b in pairs if parent(a) == b]
-            pairs = order_pairs(pairs, held_named, signatures.__getitem__,
-                                self._worked_slots.get(template, (set(), set())), self._linked, lying)
-            for a, b in pairs[:MAX_PAIRS]:
-                out.append((template.format(names[a], names[b]), template, (a, b)))
-        return out
-
     def find(self) -> tuple[str, ...]:
         """Search the current state; the game is left exactly as it was."""
         game = self.game
@@ -305,7 +261,7 @@ class ActionFinder(CandidateContexts, CandidatePlaying, DispatchedPlaying):
         # leader's result instead of being played.
         followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
         steady: set[tuple[str, tuple[int, ...]]] = set()
-        candidates = self._candidates(held, scope, here.signatures)
+        candidates = self._candidates(held, scope, here)
         for command, template, objs in candidates:
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
