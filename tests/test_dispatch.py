@@ -8,6 +8,8 @@ action and an action that ends the story.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from paths import BUNDLED, DISPATCH, INFORM7
 
@@ -49,6 +51,79 @@ def test_the_action_routine_is_found_from_what_typed_commands_call(story) -> Non
         assert first.args[1] == game.facts.player
     finally:
         game.close()
+
+
+@dataclass
+class _Seen:
+    """A call as a trace gives it (entry and arguments), for the vote alone."""
+
+    entry: int
+    args: tuple[int, ...]
+
+
+def test_the_vote_wants_an_action_that_tells_most_verbs_apart() -> None:
+    # A rule the parser consults with the noun comes first in every command, its first
+    # argument one of two values; the action routine comes later, one action a verb.
+    consulted, action = 500, 900
+    traced = []
+    for n, template in enumerate(["take {0}", "open {0}", "push {0}", "pull {0}", "eat {0}", "climb {0}"]):
+        traced.append((template, 7, [_Seen(consulted, (40 + (n == 3), 7)), _Seen(action, (10 + n, 7, 0))]))
+    assert action_routine(traced) == action
+    # Synonyms share an action: two verbs alike among six still tell most apart.
+    traced[1] = ("open {0}", 7, [_Seen(consulted, (40, 7)), _Seen(action, (10, 7, 0))])
+    assert action_routine(traced) == action
+
+
+@pytest.mark.textworld
+def test_a_textworld_cooking_game_dispatches_to_its_action_routine(tw_game) -> None:
+    """TextWorld's cooking games consult a rule with the noun before the action, in every command.
+
+    Voted for, it stopped dispatched candidates before their effects: directions
+    that worked were listed as refused. The routine voted for now begins a
+    different action for each verb, and the search lists what typing lists.
+    """
+    path, _truth = tw_game("cooking", 1)
+    game = Game(path)
+    try:
+        finder = ActionFinder(game, parallel=False)
+        finder.find()
+        routine = finder.dispatcher.routine
+        assert routine is not None
+        calls = FrotzCalls(game.vm)
+        start = game.vm.snapshot()
+        actions = set()
+        for verb in ["examine", "smell", "take", "eat"]:
+            first = next(c for c in calls.trace(start, f"{verb} me") if c.entry == routine)
+            actions.add(first.args[0])
+        game.vm.restore(start)
+        assert len(actions) == 4
+        finder.close()
+    finally:
+        game.close()
+    walk = ["west", "north", "south", "east", "east", "west"]
+    _walk_both(path, walk)
+
+
+def test_a_missed_effect_ends_the_stop_at_the_return_for_the_story() -> None:
+    dispatched, typed = Game(DISPATCH), Game(DISPATCH)
+    by_dispatch = ActionFinder(dispatched, parallel=False)
+    by_typing = ActionFinder(typed, parallel=False, dispatch=False)
+    try:
+        by_dispatch.find()
+        judge = by_dispatch.dispatcher
+        assert judge.early_stop and judge.stats.stopped_early
+        judge.missed_effect()
+        assert not judge.early_stop and not any(judge.trusted(t) for t in by_dispatch.templates.single)
+        later = Dispatcher(dispatched.vm, judge.prompt_at, story_md5=dispatched.story.md5)
+        assert not later.early_stop  # kept for the next run
+        for command in WALK[:3]:
+            dispatched.step(command)
+            typed.step(command)
+            assert set(by_dispatch.find()) == set(by_typing.find()), command
+        assert judge.stats.stopped_early == 0 and by_dispatch.stats.dispatched
+    finally:
+        for closing in (by_dispatch, by_typing, dispatched, typed):
+            closing.close()
 
 
 def _walk_both(story, walk):

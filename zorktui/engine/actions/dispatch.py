@@ -7,9 +7,8 @@ round, without knowing the story:
 1. **The action routine.** A few commands are typed from the search's state
    and every routine call they make is traced
    (:meth:`zorktui.engine.vm.frotz_calls.FrotzCalls.trace`). The routine
-   that is called with the action as its first argument and the typed
-   object as its second, with the same first argument for one verb and
-   another for another verb, in most commands and earliest, is the story's
+   called with the typed object second and, first, one value a verb that
+   differs for most verbs, in most commands and earliest, is the story's
    dispatcher: Inform 6's ``begin_action``, Inform 7's ``BeginAction``,
    ZIL's ``PERFORM``.
 2. **Per template**, two commands with different objects are typed and
@@ -24,10 +23,10 @@ round, without knowing the story:
    caller's depth). A candidate whose action changed nothing gets the
    searched state's own outcome there; the others run on to the next read,
    through the end of the turn (daemons, timers) as typing runs them,
-   because the story's own callers are on the stack.
+   because the story's own callers are on the stack. One stopped there that
+   changed the world typed ends the stopping for the story, and all trust.
 
-What is learned (the routine, the templates trusted and refused, whether
-dispatch pays at all) is kept per story: see :mod:`zorktui.engine.actions.dispatch_cache`.
+What is learned is kept per story: see :mod:`zorktui.engine.actions.dispatch_cache`.
 
 Dispatch is used where the evidence says it gives what typing gives, per
 template: a template's candidates are typed, then dispatched, until
@@ -137,6 +136,8 @@ class Dispatcher:
         self.routine: int | None = None
         #: Where the routine's caller goes on after it, and at what call depth (the same for every template).
         self.returns_at: tuple[int, int] | None = None
+        #: Whether a quiet candidate is stopped there (see :meth:`missed_effect`).
+        self.early_stop = True
         self._looked = 0
         self._entries: dict[str, Entry | None] = {}
         # Per template, the states in which none of its commands reached the routine (a creature token, no creature).
@@ -155,6 +156,8 @@ class Dispatcher:
         self._searches = 0
         #: Per candidate of the last search that an action's bookkeeping kept running: the globals that differed.
         self.went_on: dict[int, frozenset[int]] = {}
+        #: The candidates of the last search given the searched state's outcome at the action's return.
+        self.stopped: set[int] = set()
 
     def weigh(self) -> None:
         """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
@@ -190,6 +193,7 @@ class Dispatcher:
         """Start from what an earlier run learned about this story."""
         self._kept = learned
         self.routine, self.returns_at = learned.routine, learned.returns_at
+        self.early_stop = learned.early_stop
         if learned.off:
             self._turn_off(f"{learned.off} (as an earlier run found)")
         for template in learned.trusted:
@@ -204,7 +208,7 @@ class Dispatcher:
         learned = Learned(self.routine, self.returns_at,
                           {t for t, e in self._evidence.items() if e.trusted()},
                           {t for t, e in self._evidence.items() if e.refused},
-                          self.why_not if self.calls is None else "")
+                          self.why_not if self.calls is None else "", self.early_stop)
         if learned != self._kept:
             dispatch_cache.save(self._md5, jericho_version(), learned)
             self._kept = learned
@@ -219,6 +223,7 @@ class Dispatcher:
         self._searches += 1
         self.stats = DispatchStats()
         self.went_on = {}
+        self.stopped = set()
 
     def trusted(self, template: str) -> bool:
         """Whether ``template``'s candidates are dispatched without typing them too."""
@@ -227,6 +232,19 @@ class Dispatcher:
     def refuse(self, template: str) -> None:
         """Type ``template`` from now on (dispatch and typing disagreed)."""
         self._evidence[template].refused = True
+
+    def missed_effect(self) -> None:
+        """A candidate stopped at the action's return as quiet changed the world typed: stop there no more.
+
+        The stop rests on the action's effects being done when the routine
+        returns. Where they are not (a routine voted wrongly, a library that
+        acts after its action routine), every agreement on a refusal so far
+        may be the stop's mistake twice over: all evidence is dropped, and
+        from now on every candidate runs to the next read.
+        """
+        self.early_stop = False
+        self._evidence.clear()
+        self._remember()
 
     def judge(self, template: str, state: bytes, agreed: bool) -> None:
         """Record whether a candidate of ``template`` gave the same when dispatched and typed."""
@@ -276,7 +294,7 @@ class Dispatcher:
                 continue
             base = entry.base(start)
             # A stop that is not where this template's action returns is never met at its depth: it costs no more.
-            stop = self.returns_at if quiet is not None else None
+            stop = self.returns_at if quiet is not None and self.early_stop else None
             original = self.calls.arm(stop[0]) if stop is not None else 0
             # Sampled once the first searches have learned the books a refusal leaves (see dispatched_play.py).
             sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)] if self._searches > SAMPLE_AFTER else []
@@ -418,6 +436,7 @@ class Dispatcher:
                 differs = quiet(at_entry, vm.ram())
                 if differs is not None and not differs:
                     self.stats.stopped_early += 1
+                    self.stopped.add(index)
                     return as_before
                 if differs:
                     self.went_on[index] = differs

@@ -36,8 +36,11 @@ def action_routine(calls_by_command: list[tuple[str, int, list]]) -> int | None:
         for _i, template, action in hits.values():
             actions[template].add(action)
         one_each = all(len(a) == 1 for a in actions.values())
-        if not one_each or len({min(a) for a in actions.values()}) < 2:
-            continue  # the action must stay put for one verb and tell some verbs apart (synonyms share one)
+        if not one_each or len({min(a) for a in actions.values()}) < max(2, (len(actions) + 1) // 2):
+            # The action must stay put for one verb and tell most verbs apart (synonyms share one): an
+            # Inform 7 rule the parser consults with the noun, its first argument one of two values over
+            # twelve verbs, had been voted for over BeginAction.
+            continue
         ranked.append((-len(hits), sum(i for i, _t, _a in hits.values()) / len(hits), entry))
     return min(ranked)[2] if ranked else None
 

@@ -126,6 +126,9 @@ class DispatchedPlaying:
                 # The same world, or no change either way (a refusal typed takes no turn where one dispatched may).
                 mine = state_key(h, g)
                 agreed = mine == keys[i] or (mine in idle_keys and keys[i] in idle_keys)
+                if not agreed and i in judge.stopped and keys[i] not in idle_keys:
+                    judge.missed_effect()
+                    return True
                 judge.judge(to_try[i][1], state, agreed)
                 refused |= not agreed
         # Globals that kept a dispatched refusal running past the action though its turn ended as idle: books.
