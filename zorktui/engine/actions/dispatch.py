@@ -7,10 +7,10 @@ round, without knowing the story:
 1. **The action routine.** A few commands are typed from the search's state
    and every routine call they make is traced
    (:meth:`zorktui.engine.vm.frotz_calls.FrotzCalls.trace`). The routine
-   called with the typed object second and, first, one value a verb that
-   differs for most verbs, in most commands and earliest, is the story's
-   dispatcher: Inform 6's ``begin_action``, Inform 7's ``BeginAction``,
-   ZIL's ``PERFORM``.
+   called with the typed object second and, first, a value fixed for a
+   verb but different for most verbs, in most commands and earliest, is the
+   story's dispatcher: Inform 6's ``begin_action``, Inform 7's
+   ``BeginAction``, ZIL's ``PERFORM``.
 2. **Per template**, two commands with different objects are typed and
    stopped at that routine's entry. The words holding one object in one
    and the other in the other, in memory and on the stack, are the *slots*;
