@@ -63,26 +63,34 @@ class CandidateListing:
             needs_held = self.templates.held.get(template, (False,))[0]
             for o in held_named if needs_held else named:
                 out.append((template.format(names[o]), template, (o,)))
+        parent = self.game.zm.objects.parent
+        place = self.game.facts.place()
+        lying = {o for o in named if place is not None and parent(o) == place.room}
         for template in self.templates.double:
-            pairs = self._pairs(template, named, held_named, here)
+            pairs = self._pairs(template, named, held_named, lying, here)
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
 
-    def _pairs(self, template: str, named: list[int], held_named: list[int], here: _Surroundings) -> list[tuple[int, int]]:
-        """Every pair ``template`` may take here, in the order to try them (see the module docstring)."""
+    def _failed_before(self, template: str, objs: tuple[int, ...], context: bytes) -> bool:
+        """Whether the candidate changed nothing, last time, in the context it is in now (it is not played)."""
+        return context in self._failed_in.get((template, objs), ())
+
+    def _pairs(self, template: str, named: list[int], held_named: list[int], lying: set[int],
+               here: _Surroundings) -> list[tuple[int, int]]:
+        """Every pair ``template`` may take here, in the order to try them (see the module docstring).
+
+        ``lying``: the things in scope lying directly in the room.
+        """
         assert self.templates is not None
         parent = self.game.zm.objects.parent
-        place = self.game.facts.place()
-        lying = {o for o in named if place is not None and parent(o) == place.room}
-        loose = [o for o in named if o not in held_named]
         slots = self.templates.held.get(template)
         link = template.split()[-2] if template.split()[-2] != "{0}" else ""
         if slots is not None:  # from the grammar: each slot says whether it wants a held object
             firsts = held_named if slots[0] else named
             seconds = held_named if slots[1] else named
         elif link == "from":  # take the coin from the box: both out there
-            firsts = seconds = loose
+            firsts = seconds = [o for o in named if o not in held_named]
         elif link == "with":  # unlock the door with the key; cook the potato with the stove
             firsts = seconds = named
         else:  # put the key in the box: the thing moved is held
@@ -96,8 +104,7 @@ class CandidateListing:
                               self._worked_slots.get(template, (set(), set())), self._linked, lying)
         if len(ordered) <= MAX_PAIRS:
             return ordered
-        failed = self._failed_in
-        known = [ab for ab in ordered if self._context(template, ab, here) in failed.get((template, ab), ())]
+        known = [ab for ab in ordered if self._failed_before(template, ab, self._context(template, ab, here))]
         if not known:
             return ordered
         gone = set(known)

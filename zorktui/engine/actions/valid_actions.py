@@ -266,7 +266,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
             if objs:
-                if context in self._failed_in.get((template, objs), ()):
+                if self._failed_before(template, objs, context):
                     stats.skipped += 1  # the commonest case: it failed before in the same context
                     continue
                 memo = self._memo.get((template, objs))
