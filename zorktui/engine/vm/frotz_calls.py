@@ -106,13 +106,10 @@ class FrotzCalls:
 
     def trace(self, start: Snapshot, command: str, limit: int = TRACE_LIMIT) -> list[Call]:
         """The routine calls made while ``command`` runs from ``start``, in order (the interpreter is left anywhere)."""
-        vm = self.vm
-        vm.rewind(start)
-        self._fresh()
-        self._set_action(command.encode("cp1252", errors="replace") + b"\n")
-        self._zstep()  # the pending read takes the command
+        self.type_command(start, command)
+        # Bound to locals: this loop runs every instruction of a command from Python.
         frames, fp, pcp, zmp, next_opcode = self._frames, self._fp, self._pcp, self._zmp, self._next_opcode
-        zstep, halted = self._zstep, vm.halted
+        zstep, halted = self._zstep, self.vm.halted
         calls: list[Call] = []
         depth = frames.value
         for _ in range(limit):
@@ -205,7 +202,7 @@ class FrotzCalls:
         self._fresh()
         depth = self._frames.value
         for _ in range(limit):
-            if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
+            if self.reading():
                 return None
             self._zstep()
             if self._frames.value < depth:
@@ -241,9 +238,8 @@ class FrotzCalls:
 
     def steps_to_read(self, limit: int = TRACE_LIMIT) -> int:
         """Run to the next read one instruction at a time: how many there were (for benchmarks)."""
-        self._fresh()
         for n in range(limit):
-            if self._next_opcode.value in (READ, READ_CHAR) or self.vm.halted():
+            if self.reading():
                 self._clear()
                 return n
             self._zstep()
@@ -255,7 +251,7 @@ class FrotzCalls:
         self.vm.rewind(start)
         self._fresh()
         self._set_action(command.encode("cp1252", errors="replace") + b"\n")
-        self._zstep()
+        self._zstep()  # the pending read takes the command
 
     def run_to_read(self) -> None:
         """Run from where the machine is to its next read (what a command does after the parser)."""
