@@ -194,7 +194,7 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
         game = game_class(story)
         game._finder = finder_class(game, parallel=parallel)
         games[name] = game
-    out = {name: ([], [], [0, 0], [], []) for name in finders}
+    out = {name: ([], [], [0, 0], [], [], []) for name in finders}
     seen: set[str] = set()
     for command in [None, *commands]:
         if command is not None and any([g.step(command).done for g in games.values()]):
@@ -207,7 +207,7 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
         seen.add(h)
         index = len(seen) - 1
         for name, game in games.items():
-            per_state, tried, counts, misses, split = out[name]
+            per_state, tried, counts, misses, split, _instructions = out[name]
             t = time.perf_counter()
             valid = game.valid_actions()
             per_state.append((time.perf_counter() - t) * 1000)
@@ -223,7 +223,7 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
                 if got - refs[index]:  # listed, but typed it leads nowhere the typed search knows
                     misses.append(f"state {index}: {len(got - refs[index])} extra(s)")
     for name, game in games.items():
-        out[name][4].append(instructions(game))
+        out[name][5].append(instructions(game))
         game.close()
     return out
 
@@ -237,8 +237,8 @@ def instructions(game, sample: int = 40) -> tuple[float, ...] | None:
         return None
     start = game.vm.snapshot()
     counts = []
+    _held, scope = finder._scope()
     for template in [t for t in finder.templates.single if dispatcher.trusted(t)]:
-        held, scope = finder._scope()
         for obj in scope[:2]:
             word = finder._object_word(obj, scope)
             if word:
@@ -297,17 +297,16 @@ def main() -> None:
     mode = "serial" if args.serial else "default"
     for path, (commands, refs) in paths.items():
         results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)
-        for name, (va, tried, (found, total), misses, split) in results.items():
+        for name, (va, tried, (found, total), misses, split, (counted,)) in results.items():
             print(f"valid actions, {path}, finder {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
             print(f"{'  first state (learns templates)':34s}{va[0]:9.1f} ms")
             print(f"{'  per new state':34s}{statistics.median(va):9.1f} ms{statistics.mean(va):9.1f} ms")
             print(f"{'  per new state / raw step':34s}{statistics.median(va) / (raw_med * 1000):>9.0f}x")
             print(f"{'  candidates played per new state':34s}{statistics.median(tried):9.0f}   {statistics.mean(tried):9.1f}")
-            told = split[:-1]
-            print(f"{'  dispatched / typed per new state':34s}{statistics.median(d for d, _t in told):9.0f}   "
-                  f"{statistics.median(t for _d, t in told):9.0f}")
-            if split[-1]:
-                typed_n, returned, to_read = split[-1]
+            print(f"{'  dispatched / typed per new state':34s}{statistics.median(d for d, _t in split):9.0f}   "
+                  f"{statistics.median(t for _d, t in split):9.0f}")
+            if counted:
+                typed_n, returned, to_read = counted
                 print(f"{'  instructions per candidate':34s}typed {typed_n:,.0f}; dispatched {returned:,.0f} to the"
                       f" action's return ({typed_n / max(1, returned):.1f}x fewer), {to_read:,.0f} to the next read")
             if args.per_state:
