@@ -8,6 +8,7 @@ action and an action that ends the story.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -105,10 +106,7 @@ def test_a_textworld_cooking_game_dispatches_to_its_action_routine(tw_game) -> N
 
 
 def test_a_missed_effect_ends_the_stop_at_the_return_for_the_story() -> None:
-    dispatched, typed = Game(DISPATCH), Game(DISPATCH)
-    by_dispatch = ActionFinder(dispatched, parallel=False)
-    by_typing = ActionFinder(typed, parallel=False, dispatch=False)
-    try:
+    with _side_by_side(DISPATCH) as (dispatched, typed, by_dispatch, by_typing):
         by_dispatch.find()
         judge = by_dispatch.dispatcher
         assert judge.early_stop and judge.stats.stopped_early
@@ -121,17 +119,24 @@ def test_a_missed_effect_ends_the_stop_at_the_return_for_the_story() -> None:
             typed.step(command)
             assert set(by_dispatch.find()) == set(by_typing.find()), command
         assert judge.stats.stopped_early == 0 and by_dispatch.stats.dispatched
+
+
+@contextmanager
+def _side_by_side(story):
+    """Two games of ``story`` and a finder on each, one dispatching and one typing: (games..., finders...)."""
+    dispatched, typed = Game(story), Game(story)
+    by_dispatch = ActionFinder(dispatched, parallel=False)
+    by_typing = ActionFinder(typed, parallel=False, dispatch=False)
+    try:
+        yield dispatched, typed, by_dispatch, by_typing
     finally:
         for closing in (by_dispatch, by_typing, dispatched, typed):
             closing.close()
 
 
 def _walk_both(story, walk):
-    dispatched, typed = Game(story), Game(story)
-    by_dispatch = ActionFinder(dispatched, parallel=False)
-    by_typing = ActionFinder(typed, parallel=False, dispatch=False)
     seen = []
-    try:
+    with _side_by_side(story) as (dispatched, typed, by_dispatch, by_typing):
         for command in [None, *walk]:
             if command is not None:
                 dispatched.step(command)
@@ -140,11 +145,6 @@ def _walk_both(story, walk):
             assert set(found) == set(by_typing.find()), command
             seen.append((command, by_dispatch.stats.dispatched, found, by_dispatch.dispatcher.stats.stopped_early))
         return by_dispatch, seen
-    finally:
-        by_dispatch.close()
-        by_typing.close()
-        dispatched.close()
-        typed.close()
 
 
 def test_dispatch_lists_what_typing_lists_through_every_risk() -> None:
