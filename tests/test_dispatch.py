@@ -186,8 +186,7 @@ def test_the_end_of_the_turn_runs_after_a_dispatched_action() -> None:
         start = vm.snapshot()
         candidates = [(f"smell {name}", "smell {0}", (obj,)) for name, obj in _things(game).items()]
         reading = game.fingerprint.reading()
-        digest = reading.digester()
-        outcomes = finder.dispatcher.play(start, candidates, lambda ram: (digest(ram), reading.raw_globals(ram)))
+        outcomes = finder.dispatcher.play(start, candidates, reading)
         vm.restore(start)
         assert len(outcomes) == len(candidates)
         typed = play_batch(vm, start, [c for c, _t, _o in candidates], reading)
@@ -224,7 +223,7 @@ def test_a_question_or_an_ending_inside_an_action_is_left_to_typing() -> None:
                       ("push brass lamp", "push {0}", (things["brass lamp"],))]
         reading = game.fingerprint.reading()
         finder.dispatcher.new_search()
-        outcomes = finder.dispatcher.play(start, candidates, lambda ram: (reading.digester()(ram), reading.raw_globals(ram)))
+        outcomes = finder.dispatcher.play(start, candidates, reading)
         vm.restore(start)
         assert set(outcomes) == {2, 3}
         assert finder.dispatcher.stats.fell_back == 2
@@ -232,7 +231,7 @@ def test_a_question_or_an_ending_inside_an_action_is_left_to_typing() -> None:
         game.step("push red button")
         assert game.current.question
         asked = vm.snapshot()
-        assert finder.dispatcher.play(asked, candidates[3:], lambda ram: (b"x", b"")) == {}
+        assert finder.dispatcher.play(asked, candidates[3:], reading) == {}
         vm.restore(asked)
     finally:
         finder.close()

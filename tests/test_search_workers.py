@@ -13,6 +13,8 @@ import pytest
 from tests.paths import BUNDLED, BUNDLED_WALKTHROUGH, DIVIDE, commands
 from zorktui.core.errors import GameError
 from zorktui.engine.actions.batch import HALTED, play_batch
+from zorktui.engine.actions.dispatch import Dispatcher
+from zorktui.engine.actions.dispatch_run import run_job
 from zorktui.engine.actions.search_workers import SearchWorkers, WorkerError, enabled, shared_workers, story_setup
 from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.game import Game
@@ -100,3 +102,56 @@ def test_a_worker_that_fails_of_its_own_leaves_the_game_searching_here(searched_
     finder.forget()
     assert game.valid_actions() == ("drop grey pebble",)  # searched here once the workers failed
     assert finder.workers is False
+
+
+def _without_times(results: list) -> list:
+    """Dispatch results in index order, without the seconds each took (which no two runs share)."""
+    return sorted(r[:4] for r in results)
+
+
+def test_dispatch_on_the_workers_gives_what_it_gives_here(game_of) -> None:
+    workers = shared_workers()
+    assert workers is not None and workers.wait_ready()
+    game = game_of(BUNDLED)
+    for command in commands(BUNDLED_WALKTHROUGH)[:6]:
+        game.step(command)
+        game.valid_actions()
+    finder = game._finder
+    assert finder is not None and finder.dispatcher.active
+    jobs = []
+    farmed = finder._farm
+
+    def keeping(job):
+        jobs.append(job)
+        return farmed(job)
+
+    finder._farm = keeping
+    game.step(commands(BUNDLED_WALKTHROUGH)[6])
+    game.valid_actions()
+    assert jobs and len(jobs[0]) > 20
+    job = jobs[0]
+    here = run_job(finder.dispatcher.calls, job, finder._reading)
+    there = workers.dispatch(finder._setup, job)
+    assert _without_times(there) == _without_times(here)
+    assert sorted(i for share in job.shares(2) for i in share.indices()) == sorted(job.indices())
+
+
+def test_a_dispatched_candidate_that_kills_its_worker_is_left_to_typing(game_of) -> None:
+    workers = shared_workers()
+    assert workers is not None and workers.wait_ready()
+    game = game_of(DIVIDE)
+    pebble = next(o for o in game.zm.objects.children(game.facts.place().room) if o != game.facts.player)
+    # Verbs on the pebble find the action routine (traced typed, here: none of them divides); the verbs
+    # alone are dispatched. "split" is stopped at the routine's entry here, and run only by a worker.
+    candidates = [(f"{verb} grey pebble", f"{verb} {{0}}", (pebble,)) for verb in ("take", "push", "smell", "examine")]
+    candidates += [(verb, verb, ()) for verb in ("wait", "jump", "split", "sing", "think")]
+    setup = story_setup(str(DIVIDE), game.vm.seed, game.fingerprint.reading(), None)
+    dispatcher = Dispatcher(game.vm, lambda: game.prompt_at)
+    start = game.vm.snapshot()
+    replaced = workers.replaced
+    outcomes = dispatcher.play(start, candidates, setup.reading, farm=lambda job: workers.dispatch(setup, job))
+    game.vm.restore(start)
+    assert dispatcher.routine is not None
+    assert {4, 5, 7, 8} <= set(outcomes) and 6 not in outcomes  # the others all answered, by the new worker too
+    assert workers.replaced == replaced + 1
+    assert dispatcher.stats.fell_back >= 1

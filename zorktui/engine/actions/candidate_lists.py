@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 #: Pairs of a two-object template played at most per state.
 MAX_PAIRS = 32
+#: Commands that pass time or look around without touching anything: every search plays them as its
+#: baseline, so a verb alone that the dictionary makes one of them ("l", "inv", "z") is never a candidate.
+IDLE_WORDS = ("wait", "look", "inventory")
 
 Candidate = tuple[str, str, tuple[int, ...]]
 
@@ -56,8 +59,11 @@ class CandidateListing:
         out: list[Candidate] = []
         for d in self._directions:
             out.append((d, d, ()))
+        idle = self._idle_verbs()
         for verb in self.templates.intransitive:
-            out.append((verb, verb, ()))
+            word = self.game.zm.dictionary.lookup(verb) if " " not in verb else None
+            if word is None or word.verb_number < 0 or word.verb_number not in idle:
+                out.append((verb, verb, ()))
         held_named = [o for o in held if names.get(o)]
         for template in self.templates.single:
             needs_held = self.templates.held.get(template, (False,))[0]
@@ -71,6 +77,11 @@ class CandidateListing:
             for a, b in pairs[:MAX_PAIRS]:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
+
+    def _idle_verbs(self) -> set[int]:
+        """The dictionary's verb numbers of :data:`IDLE_WORDS` (their synonyms share them)."""
+        words = (self.game.zm.dictionary.lookup(w) for w in IDLE_WORDS)
+        return {w.verb_number for w in words if w is not None and w.verb and w.verb_number >= 0}
 
     def _failed_before(self, template: str, objs: tuple[int, ...], context: bytes) -> bool:
         """Whether the candidate changed nothing, last time, in the context it is in now (it is not played)."""

@@ -99,10 +99,8 @@ class CandidatePlaying:
         if workers is not None:
             # Every batch, however small: a command that kills an interpreter kills a worker, not us.
             # A small one goes to one worker alone (one hand-over instead of two).
-            if self._setup is None:
-                self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
             try:
-                played = workers.play(self._setup, start, lifted, commands, split=split)
+                played = workers.play(self._story_setup(), start, lifted, commands, split=split)
             except WorkerError:
                 self.workers = False  # this game searches on its own from now on
             else:
@@ -131,6 +129,12 @@ class CandidatePlaying:
         merged[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
         return self._read(merged, start)
+
+    def _story_setup(self) -> StorySetup:
+        """This game's story as the search workers know it (made on first use)."""
+        if self._setup is None:
+            self._setup = story_setup(self.game.vm.zcode_path, self.game.vm.seed, self._reading, self._compass)
+        return self._setup
 
     def deadly(self, command: str) -> bool:
         """Whether ``command`` killed a search worker's interpreter in some state of this game (or a fork of it)."""

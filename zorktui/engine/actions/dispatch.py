@@ -52,11 +52,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from zorktui.engine.actions import dispatch_cache
-from zorktui.engine.actions.batch import HALTED, Outcome
+from zorktui.engine.actions.batch import Outcome
 from zorktui.engine.actions.dispatch_cache import Learned
 from zorktui.engine.actions.dispatch_learning import Entry, action_routine, entry_from
+from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, run_job
 from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
+from zorktui.engine.world.fingerprint import ObjectsReading
 
 #: A template is dispatched without typing after this many of its candidates agreed ...
 TRUSTED_AFTER = 8
@@ -158,6 +160,8 @@ class Dispatcher:
         self.went_on: dict[int, frozenset[int]] = {}
         #: The candidates of the last search given the searched state's outcome at the action's return.
         self.stopped: set[int] = set()
+        # Seconds the last run of each (template, objects), and of each template, took (see DispatchJob.shares).
+        self._costs: dict[str | tuple[str, tuple[int, ...]], float] = {}
 
     def weigh(self) -> None:
         """Stop dispatching where it costs as much as typing (a ZIL parser is quick).
@@ -255,26 +259,29 @@ class Dispatcher:
             evidence.agreed += 1
             evidence.states.add(state)
 
-    def play(self, start: Snapshot, candidates: list[Candidate], read: Callable[[np.ndarray], tuple[bytes, bytes]],
-             quiet: Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None = None,
-             among: set[int] | None = None) -> dict[int, Outcome]:
+    def play(self, start: Snapshot, candidates: list[Candidate], reading: ObjectsReading,
+             world_globals: np.ndarray | None = None, among: set[int] | None = None,
+             farm: Callable[[DispatchJob], list[Dispatched]] | None = None) -> dict[int, Outcome]:
         """Dispatch what can be of ``candidates`` from ``start``: {index: outcome}; the interpreter is left anywhere.
 
         Args:
             start: The state searched.
             candidates: The search's candidates.
-            read: The objects digest and raw globals of a memory image.
-            quiet: Given the memory at the routine's entry and at its return:
-                None where things changed, else the world globals that differ
-                (the caller leaves out those it knows the library's actions
-                keep books in). Given, a candidate is stopped where the action
-                routine returns, and one whose action changed nothing is given
-                ``start``'s own outcome without running the turn's end (about
-                two thirds of a refusal's instructions): the end of a turn in
-                which nothing happened is the same whatever was refused. The
-                others run on to the next read, and the globals that stopped
-                them are kept in :attr:`went_on` for the caller to judge.
+            reading: How an outcome is read.
+            world_globals: Per global, the bits that count as world state
+                where an action returns (the caller leaves out the globals it
+                knows the library's actions keep books in). Given, a
+                candidate is stopped where the action routine returns, and
+                one whose action changed nothing is given ``start``'s own
+                outcome without running the turn's end (about two thirds of a
+                refusal's instructions): the end of a turn in which nothing
+                happened is the same whatever was refused. The others run on
+                to the next read, and the globals that stopped them are kept
+                in :attr:`went_on` for the caller to judge.
             among: Only the candidates at these indices (None: all).
+            farm: Runs a job elsewhere (the search workers), else it runs on
+                this interpreter. A few candidates are run here all the same,
+                to weigh dispatch against typing (see :meth:`weigh`).
         """
         if self.calls is None or start.position() != self.prompt_at():
             return {}
@@ -286,38 +293,64 @@ class Dispatcher:
             self._find_routine(start, candidates, by_template)
             if self.routine is None:
                 return {}
-        out: dict[int, Outcome] = {}
-        as_before: Outcome = (*read(start.ram()), start.position())
+        runs, sample = [], []
         for template, indices in by_template.items():
             entry = self._entry(start, template, [candidates[i] for i in indices])
-            if entry is None:
-                continue
-            base = entry.base(start)
-            # A stop that is not where this template's action returns is never met at its depth: it costs no more.
-            stop = self.returns_at if quiet is not None and self.early_stop else None
-            original = self.calls.arm(stop[0]) if stop is not None else 0
-            # Sampled once the first searches have learned the books a refusal leaves (see dispatched_play.py).
-            sample = indices[: min(4, TYPED_SAMPLE - self._typed_count)] if self._searches > SAMPLE_AFTER else []
-            try:
-                for i in indices:
-                    began = time.thread_time()
-                    outcome = self._dispatch(base, entry, candidates[i][2], read, (stop, original, quiet),
-                                             as_before, i)
-                    if i in sample:
-                        self._seconds += time.thread_time() - began
-                    if outcome is None:
-                        self.stats.fell_back += 1
-                        continue
-                    out[i] = outcome
-            finally:
-                if stop is not None:
-                    self.calls.disarm(stop[0], original)
-            # The same candidates typed at once after: what a machine busy with other work slows, it slows alike.
-            self._time_typing(start, [candidates[i][0] for i in sample])
+            if entry is not None:
+                runs.append(entry.run(tuple((i, candidates[i][2]) for i in indices)))
+                # Sampled once the first searches have learned the books a refusal leaves (see dispatched_play.py).
+                if self._searches > SAMPLE_AFTER and len(sample) < TYPED_SAMPLE - self._typed_count:
+                    sample += indices[:4]
+        # A stop that is not where a template's action returns is never met at its depth: it costs no more.
+        stop = self.returns_at if world_globals is not None and self.early_stop else None
+        world = world_globals if world_globals is not None else np.zeros(240, dtype=np.uint16)
+        costs = {i: self._cost(candidates[i]) for run in runs for i, _objs in run.candidates}
+        job = DispatchJob(start, self.prompt_at(), stop, world, tuple(runs),
+                          {i: c for i, c in costs.items() if c is not None})
+        results, job = self._weighed(job, {i: candidates[i][0] for i in sample}, reading)
+        if farm is not None and len(job):
+            results += farm(job)
+        elif len(job):
+            results += run_job(self.calls, job, reading)
+        out: dict[int, Outcome] = {}
+        for index, outcome, went_on, stopped, seconds in results:
+            self._costs[candidates[index][1:]] = self._costs[candidates[index][1]] = seconds
+            if went_on:
+                self.went_on[index] = went_on
+            if stopped:
+                self.stopped.add(index)
+                self.stats.stopped_early += 1
+            if outcome is None:
+                self.stats.fell_back += 1
+            else:
+                out[index] = outcome
         self.stats.dispatched += len(out)
         self._count += len(out)
         self._remember()
         return out
+
+    def _cost(self, candidate: Candidate) -> float | None:
+        """Seconds ``candidate`` took when last dispatched, else the last of its template's (None: never run)."""
+        _command, template, objs = candidate
+        return self._costs.get((template, objs), self._costs.get(template))
+
+    def _weighed(self, job: DispatchJob, sample: dict[int, str], reading: ObjectsReading
+                 ) -> tuple[list[Dispatched], DispatchJob]:
+        """Run the ``sample`` of ``job``'s candidates ({index: command}) here, timed, and type them after.
+
+        Both times are for :meth:`weigh`; typed at once after, so what a
+        machine busy with other work slows, it slows alike. Returns their
+        results and the job of the other candidates.
+        """
+        if not sample:
+            return [], job
+        assert self.calls is not None
+        mine, rest = job.parted(set(sample))
+        began = time.thread_time()
+        results = run_job(self.calls, mine, reading)
+        self._seconds += time.thread_time() - began
+        self._time_typing(job.start, [sample[i] for i in mine.indices()])
+        return results, rest
 
     def instructions(self, start: Snapshot, candidate: Candidate) -> tuple[int, int, int] | None:
         """Instructions the candidate runs typed, dispatched to the routine's return, and to the next read.
@@ -331,8 +364,9 @@ class Dispatcher:
         self.calls.type_command(start, command)
         typed = 1 + self.calls.steps_to_read()
         vm = self.vm
-        vm.rewind(entry.base(start))
-        self._set_slots(entry, objs)
+        run = entry.run()
+        vm.rewind(run.base(start))
+        run.name(self.calls, objs)
         depth, returned = self.calls.depth(), 0
         while self.calls.depth() >= depth and not self.calls.reading():
             self.calls.step()
@@ -395,56 +429,7 @@ class Dispatcher:
                 self._no_entry[template] += 1
             return None
         if self.returns_at is None:  # the routine's caller is the same for every template
-            self.vm.rewind(entry.base(start))
+            self.vm.rewind(entry.run().base(start))
             self.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
-
-    def _set_slots(self, entry: Entry, objs: tuple[int, ...]) -> None:
-        """Write the candidate's things into the template's slots, in memory and on the stack."""
-        calls = self.calls
-        assert calls is not None
-        for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=False):
-            for address in addresses:
-                calls.poke_word(address, obj)
-            for index in indices:
-                calls.poke_stack(index, obj)
-
-    def _dispatch(self, base: Snapshot, entry: Entry, objs: tuple[int, ...],
-                  read: Callable[[np.ndarray], tuple[bytes, bytes]],
-                  stopping: tuple[tuple[int, int] | None, int,
-                                  Callable[[np.ndarray, np.ndarray], frozenset[int] | None] | None],
-                  as_before: Outcome, index: int) -> Outcome | None:
-        """One candidate from ``base``: its outcome, or None where typing must tell (a question, a halt).
-
-        With a stop in ``stopping`` (its address, the byte it replaced and
-        the judge of a quiet action), the run pauses where the action routine
-        returns; see :meth:`play`.
-        """
-        calls = self.calls
-        assert calls is not None
-        vm = self.vm
-        vm.rewind(base)
-        self._set_slots(entry, objs)
-        stop, original, quiet = stopping
-        if stop is None or quiet is None:
-            calls.run_to_read()
-        else:
-            at_entry = vm.ram().copy()
-            calls.run_past(stop[0], original, stop[1])
-            if calls.stopped_at(stop[0]):
-                differs = quiet(at_entry, vm.ram())
-                if differs is not None and not differs:
-                    self.stats.stopped_early += 1
-                    self.stopped.add(index)
-                    return as_before
-                if differs:
-                    self.went_on[index] = differs
-                calls.go_on(stop[0], original)
-        at = vm.position()
-        if vm.halted():
-            return None
-        if at != self.prompt_at():
-            return None  # a question inside the action, or the end: typing tells
-        digest, raw = read(vm.ram())
-        return (digest if digest else HALTED, raw, at)

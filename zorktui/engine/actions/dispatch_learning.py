@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from zorktui.engine.actions.dispatch_run import TemplateRun
 from zorktui.engine.vm.interpreter import Snapshot
 
 #: The least number of traced commands the routine must be called from.
@@ -68,13 +69,9 @@ class Entry:
     ram_slots: tuple[tuple[int, ...], ...]
     stack_slots: tuple[tuple[int, ...], ...]
 
-    def base(self, start: Snapshot) -> Snapshot:
-        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
-        ram = start.ram().copy()
-        where, values = self.overlay
-        ram[where] = values
-        at = self.snapshot.state
-        return Snapshot((ram, at[1], *at[2:7], start.state[7], start.state[8]), False)
+    def run(self, candidates: tuple[tuple[int, tuple[int, ...]], ...] = ()) -> TemplateRun:
+        """What dispatches ``candidates`` ((index, objects) each) of this template, without the interpreter."""
+        return TemplateRun(self.overlay, tuple(self.snapshot.state[1:7]), self.ram_slots, self.stack_slots, candidates)
 
 
 def entry_from(start: Snapshot, stops: list[tuple[tuple[int, ...], Snapshot]], known: list[Entry]

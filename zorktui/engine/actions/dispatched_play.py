@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zorktui.engine.actions.batch import HALTED
+from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, run_job
+from zorktui.engine.actions.search_workers import WorkerError
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
 
 if TYPE_CHECKING:
     from zorktui.engine.actions.candidate_play import _Played
     from zorktui.engine.actions.dispatch import Dispatcher
-    from zorktui.engine.actions.search_workers import SearchWorkers
+    from zorktui.engine.actions.search_workers import SearchWorkers, StorySetup
     from zorktui.engine.actions.searched import SearchedGame
     from zorktui.engine.vm.interpreter import Snapshot
     from zorktui.engine.world.fingerprint import ObjectsReading
@@ -68,6 +70,7 @@ class DispatchedPlaying:
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
         def _read(self, played: list, start: Snapshot) -> list[_Played]: ...
         def _search_workers(self) -> SearchWorkers | None: ...
+        def _story_setup(self) -> StorySetup: ...
         def deadly(self, command: str) -> bool: ...
 
     def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
@@ -86,27 +89,29 @@ class DispatchedPlaying:
         self.dispatcher.weigh()
         if not self.dispatcher.active or not among:
             return {}
-        digest = self._reading.digester()
-        raw = self._reading.raw_globals
-        kept = self.game.fingerprint.kept_globals
         # Not the search's scratch (globals many candidates disturb): a puzzle flag many verbs set is among them,
         # and an action may set it long before the status line shows the points it gave.
-        leave_out = np.zeros(len(kept(start.ram())), dtype=bool)
-        leave_out[[g for g in self._action_books if g < len(leave_out)]] = True
-
-        def quiet(at_entry: np.ndarray, now: np.ndarray) -> frozenset[int] | None:
-            if digest(now) != digest(at_entry):
-                return None
-            differ = (kept(now) != kept(at_entry)) & ~leave_out
-            return frozenset(int(g) for g in np.nonzero(differ)[0])
-
+        world = self.game.fingerprint.kept_mask()
+        world[[g for g in self._action_books if g < len(world)]] = 0
+        farm = self._farm if self.parallel and self.workers and self._search_workers() is not None else None
         with self._vm_lock:
-            played = self.dispatcher.play(start, to_try, lambda ram: (digest(ram), raw(ram)), quiet, among)
+            played = self.dispatcher.play(start, to_try, self._reading, world, among, farm)
             self.game.vm.restore(start)
         if not played:
             return {}
         indices = list(played)
         return dict(zip(indices, self._read([played[i] for i in indices], start), strict=True))
+
+    def _farm(self, job: DispatchJob) -> list[Dispatched]:
+        """Dispatch ``job`` on the search workers (here, where they fail for a reason of their own)."""
+        workers = self._search_workers()
+        if workers is not None:
+            try:
+                return workers.dispatch(self._story_setup(), job)
+            except WorkerError:
+                self.workers = False  # this game searches on its own from now on
+        assert self.dispatcher.calls is not None
+        return run_job(self.dispatcher.calls, job, self._reading)
 
     def _disagrees(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
                    dispatched: dict[int, _Played], typed: list[int], keys: list[bytes],

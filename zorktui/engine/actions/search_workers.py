@@ -28,12 +28,16 @@ import struct
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from typing import Any
 
 from zorktui.core.scratch import scratch_file
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
+from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, run_job
 from zorktui.engine.calibrate.compass import Compass
+from zorktui.engine.vm.frotz_calls import FrotzCalls
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.worker.channel import Channel
 from zorktui.engine.world.fingerprint import ObjectsReading
@@ -129,6 +133,7 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
     """A worker's loop: set stories up, play batches, until told to stop or the pipe closes."""
     setups: dict[str, StorySetup] = {}
     interpreters: OrderedDict[tuple[str, int], Interpreter] = OrderedDict()
+    callers: dict[str, FrotzCalls] = {}  # per story, its interpreter's low-level calls (for dispatch)
     conn_out.send(("ready",))
 
     def done(count: int) -> None:
@@ -146,26 +151,39 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
             setup: StorySetup = message[1]
             setups[setup.key] = setup
             continue
-        _kind, key, state, halted, lifted_state, commands = message
         progress.value = 0
         try:
-            setup = setups[key]
-            story = (setup.path, setup.seed)
-            vm = interpreters.pop(story, None)
-            if vm is None:
-                vm = Interpreter(setup.path, setup.seed)
-                vm.reset()
-            interpreters[story] = vm
-            while len(interpreters) > KEPT_STORIES:
-                _story, old = interpreters.popitem(last=False)
-                old.close()
-            start = Snapshot(state, halted)
-            lifted = Snapshot(lifted_state) if lifted_state is not None else None
-            outcomes = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
+            setup = setups[message[1]]
+            vm = _interpreter(interpreters, setup)
+            if kind == "dispatch":
+                job: DispatchJob = message[2]
+                calls = callers.get(setup.path)
+                if calls is None or calls.vm is not vm:
+                    callers[setup.path] = calls = FrotzCalls(vm)
+                reply: list = run_job(calls, job, setup.reading, done)
+            else:
+                _kind, _key, state, halted, lifted_state, commands = message
+                start = Snapshot(state, halted)
+                lifted = Snapshot(lifted_state) if lifted_state is not None else None
+                reply = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the file gone): reported, not mistaken for the story's
             conn_out.send(("error", repr(error)))
             continue
-        conn_out.send(outcomes)
+        conn_out.send(reply)
+
+
+def _interpreter(interpreters: OrderedDict[tuple[str, int], Interpreter], setup: StorySetup) -> Interpreter:
+    """A worker's interpreter for ``setup``'s story, loaded if it has none (the least recently used dropped)."""
+    story = (setup.path, setup.seed)
+    vm = interpreters.pop(story, None)
+    if vm is None:
+        vm = Interpreter(setup.path, setup.seed)
+        vm.reset()
+    interpreters[story] = vm
+    while len(interpreters) > KEPT_STORIES:
+        _story, old = interpreters.popitem(last=False)
+        old.close()
+    return vm
 
 
 class _Worker(Channel):
@@ -190,12 +208,19 @@ class _Worker(Channel):
                     os.unlink(self.progress.path)
         return self.ready
 
-    def send_batch(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
+    def _introduce(self, setup: StorySetup) -> None:
         if setup.key not in self.stories:
             self.conn_out.send(("setup", setup))
             self.stories.add(setup.key)
+
+    def send_batch(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
+        self._introduce(setup)
         self.conn_out.send(("play", setup.key, start.state, start.halted,
                             lifted.state if lifted is not None else None, commands))
+
+    def send_dispatch(self, setup: StorySetup, job: DispatchJob) -> None:
+        self._introduce(setup)
+        self.conn_out.send(("dispatch", setup.key, job))
 
     def stop(self) -> None:
         self.close()
@@ -237,45 +262,78 @@ class SearchWorkers:
             outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
             dead = _no_action(setup, start, DIED)
             return [dead if c in killers else next(outcomes) for c in commands]
-        with self._lock:
-            ways = len(self._workers) if split else 1
-            shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
-            for i, share in enumerate(shares):
-                if share:
-                    try:
-                        self._workers[i].send_batch(setup, start, lifted, share)
-                    except (OSError, ValueError):  # died between searches
-                        self._replace(i)
-                        self._workers[i].send_batch(setup, start, lifted, share)
-            try:
-                results = [self._collect(i, setup, start, lifted, share) if share else []
-                           for i, share in enumerate(shares)]
-            except WorkerError:
-                # A worker's reply may still be waiting in its pipe: fresh workers, no stale replies.
-                for worker in self._workers:
-                    worker.stop()
-                self._workers = [_Worker() for _ in self._workers]
-                raise
+        ways = len(self._workers) if split else 1
+        shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
+
+        def send(worker: _Worker, share: list[str]) -> None:
+            worker.send_batch(setup, start, lifted, share)
+
+        def dead(_share: list[str], _position: int, at: tuple[int, int]) -> Outcome:
+            return _no_action(setup, start, at)
+
+        results = self._share_out(shares, send, dead, lambda share, pending: [share[i] for i in pending])
         out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
         for i, result in enumerate(results[:ways]):
             out[i::ways] = result
         killers.update(c for c, outcome in zip(commands, out, strict=False) if outcome[2] == DIED)
         return out
 
+    def dispatch(self, setup: StorySetup, job: DispatchJob) -> list[Dispatched]:
+        """Dispatch ``job``'s candidates, dealt between the workers (see :mod:`zorktui.engine.actions.dispatch_run`).
+
+        A candidate that kills a worker is given no outcome (typing tells, and
+        a command that kills a worker typed is never played again).
+        """
+        shares = job.shares(len(self._workers))
+
+        def send(worker: _Worker, share: DispatchJob) -> None:
+            worker.send_dispatch(setup, share)
+
+        def dead(share: DispatchJob, position: int, _at: tuple[int, int]) -> Dispatched:
+            return share.indices()[position], None, None, False, 0.0
+
+        def rest(share: DispatchJob, pending: list[int]) -> DispatchJob:
+            order = share.indices()
+            return share.parted({order[p] for p in pending})[0]
+
+        return [d for result in self._share_out(shares, send, dead, rest) for d in result]
+
+    def _share_out(self, shares: list, send: Callable[[_Worker, Any], None],
+                   dead: Callable[[Any, int, tuple[int, int]], Any],
+                   rest: Callable[[Any, list[int]], Any]) -> list[list]:
+        """Send each worker its share (``send``) and collect their replies, one list per worker.
+
+        A worker that dies in an item (its progress says which) is replaced;
+        that item is given ``dead(share, position, DIED)``, and the items it
+        had not answered for (``rest(share, positions)``) go to the new one.
+        """
+        with self._lock:
+            for i, share in enumerate(shares):
+                if len(share):
+                    try:
+                        send(self._workers[i], share)
+                    except (OSError, ValueError):  # died between searches
+                        self._replace(i)
+                        send(self._workers[i], share)
+            try:
+                return [self._collect(i, share, send, dead, rest) if len(share) else []
+                        for i, share in enumerate(shares)]
+            except WorkerError:
+                # A worker's reply may still be waiting in its pipe: fresh workers, no stale replies.
+                for worker in self._workers:
+                    worker.stop()
+                self._workers = [_Worker() for _ in self._workers]
+                raise
+
     def killed_by(self, setup: StorySetup) -> frozenset[str]:
         """The commands that have killed a worker playing this game (never played again)."""
         return frozenset(self._killers.get(setup.key, ()))
 
-    def _collect(self, index: int, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
-                 share: list[str]) -> list[Outcome]:
-        """The outcomes of worker ``index``'s share (already sent to it).
-
-        A worker that dies in a command (its progress says which) is
-        replaced; that command is no action, and the others it had not
-        answered for are played by the new one.
-        """
-        pending = list(range(len(share)))  # positions in ``share`` of the commands the worker was sent
-        outcomes: dict[int, Outcome] = {}
+    def _collect(self, index: int, share: Any, send: Callable[[_Worker, Any], None],
+                 dead: Callable[[Any, int, tuple[int, int]], Any], rest: Callable[[Any, list[int]], Any]) -> list:
+        """The replies to worker ``index``'s share (already sent to it); see :meth:`_share_out`."""
+        pending = list(range(len(share)))  # positions in ``share`` of the items the worker was sent
+        outcomes: dict[int, Any] = {}
         deaths = 0
         while True:
             worker = self._workers[index]
@@ -289,18 +347,18 @@ class SearchWorkers:
             if reply is not None:  # the worker's own failure, not the story's
                 raise WorkerError(f"valid-action worker failed: {reply[1]}")
             fatal = pending[min(worker.progress.value, len(pending) - 1)]
-            outcomes[fatal] = _no_action(setup, start, DIED)
+            outcomes[fatal] = dead(share, fatal, DIED)
             pending.remove(fatal)
             deaths += 1
             if deaths >= MAX_DEATHS:
                 # A story that kills interpreter after interpreter: what is left counts as no action
                 # (played here, one of them would take the application down).
-                outcomes.update((i, _no_action(setup, start, GAVE_UP)) for i in pending)
+                outcomes.update((i, dead(share, i, GAVE_UP)) for i in pending)
                 pending = []
             self._replace(index)
             if not pending:
                 return [outcomes[i] for i in range(len(share))]
-            self._workers[index].send_batch(setup, start, lifted, [share[i] for i in pending])
+            send(self._workers[index], rest(share, pending))
 
     def _replace(self, index: int) -> None:
         """Start a new worker in place of worker ``index`` and wait for it."""

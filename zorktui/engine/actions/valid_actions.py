@@ -60,7 +60,7 @@ import numpy as np
 
 from zorktui.engine.actions.batch import HALTED
 from zorktui.engine.actions.candidate_context import CandidateContexts
-from zorktui.engine.actions.candidate_lists import MAX_PAIRS, CandidateListing  # noqa: F401 - MAX_PAIRS: tests read it here
+from zorktui.engine.actions.candidate_lists import IDLE_WORDS, MAX_PAIRS, CandidateListing  # noqa: F401 - MAX_PAIRS: tests read it here
 from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
     PARALLEL_MIN_SECONDS,
     CandidatePlaying,
@@ -88,7 +88,7 @@ from zorktui.engine.zmachine.local_globals import local_globals, local_globals_p
 
 _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
-_IDLE = ("wait", "look", "inventory", _NONSENSE)
+_IDLE = (*IDLE_WORDS, _NONSENSE)
 #: Scope caps keep a cluttered room from exploding the candidate count.
 MAX_OBJECTS = 24
 #: How a take is said, plainest first: the takes that moved nothing are asked why.
@@ -290,12 +290,14 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             contexts.append((context, like))
         # Dispatched where evidence allows (dispatch.py), typed to the workers meanwhile; on trial, both.
         self.dispatcher.new_search()
-        trusted = {i for i, (c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template) and not self.deadly(c)}
+        deadly = self._deadly_ones()
+        trusted = {i for i, (c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template) and c not in deadly}
         first = [i for i in range(len(to_try)) if i not in trusted]
         typing = self._typing(start, idle + [to_try[i][0] for i in first])  # idle too: one hand-over
         dispatched = self._dispatched(start, to_try, trusted)
         outcomes = typing.result()
-        dispatched |= self._dispatched(start, to_try, {i for i in first if not self.deadly(to_try[i][0])})  # once typed
+        deadly = self._deadly_ones()  # with those the typing just found
+        dispatched |= self._dispatched(start, to_try, {i for i in first if to_try[i][0] not in deadly})  # once typed
         idle_after, typed_outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
         # Trusted candidates dispatch could not tell (a question inside the action) are typed after all.
         late_typed = [i for i in sorted(trusted) if i not in dispatched]

@@ -169,6 +169,10 @@ class Fingerprinter:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
         return self.kept_globals_of([self.raw_globals(ram)])[0]
 
+    def kept_mask(self) -> np.ndarray:
+        """Per global, the bits :meth:`kept_globals` keeps (a copy: 0 for noise, 0xFFFF for the rest)."""
+        return self._kept_mask.copy()
+
     def raw_globals(self, ram: np.ndarray) -> bytes:
         """The globals' bytes as they are, for :meth:`kept_globals_of` to read many at once."""
         return ram[self._globals].tobytes()

@@ -14,7 +14,7 @@ from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: Out-of-world commands: never candidates (their effects are on the session, not the world).
 META_WORDS = frozenset(
-    "save restore restart quit q score fullscore full verbose brief superbrief short normal script unscript "
+    "save restore restart quit q die verify score fullscore full verbose brief superbrief short normal script unscript "
     "transcript version undo again g oops o notify pronouns nouns places objects diagnose random "
     "recording replay noscript help hint hints about info credits license".split()
 ) | frozenset(

@@ -1,0 +1,199 @@
+"""Running dispatched candidates: the machine put at the action routine's entry, a candidate's things in its slots.
+
+What :class:`zorktui.engine.actions.dispatch.Dispatcher` learned is handed
+over as a :class:`DispatchJob`, which holds no interpreter: the same job runs
+on the game's own interpreter or, shared out, on the search worker processes
+(:mod:`zorktui.engine.actions.search_workers`), whose candidates then run on
+both cores and whose crash (a story's division by zero kills Frotz outright)
+costs a worker, not the application.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from zorktui.engine.actions.batch import HALTED, Outcome
+from zorktui.engine.vm.frotz_calls import FrotzCalls
+from zorktui.engine.vm.interpreter import Snapshot
+from zorktui.engine.world.fingerprint import ObjectsReading, globals_table
+
+#: One candidate dispatched: (its index in the search, its outcome or None where typing must tell,
+#: the world globals that kept it running past the action's return or None, stopped there as quiet,
+#: the seconds it took).
+Dispatched = tuple[int, Outcome | None, frozenset[int] | None, bool, float]
+
+
+@dataclass(frozen=True)
+class TemplateRun:
+    """A template's candidates, and what puts the machine at the action routine's entry for them.
+
+    Attributes:
+        overlay: Memory the parser wrote for the template (addresses, values), less the slots.
+        machine: The stack and registers at the entry (a snapshot's state, items 1 to 6).
+        ram_slots: Per object slot, the word addresses in memory holding the object.
+        stack_slots: Per object slot, the word indices on the stack holding it.
+        candidates: (index in the search, objects) of each candidate to run.
+    """
+
+    overlay: tuple[np.ndarray, np.ndarray]
+    machine: tuple
+    ram_slots: tuple[tuple[int, ...], ...]
+    stack_slots: tuple[tuple[int, ...], ...]
+    candidates: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    def base(self, start: Snapshot) -> Snapshot:
+        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
+        ram = start.ram().copy()
+        where, values = self.overlay
+        ram[where] = values
+        return Snapshot((ram, *self.machine, start.state[7], start.state[8]), False)
+
+    def name(self, calls: FrotzCalls, objs: tuple[int, ...]) -> None:
+        """Write a candidate's things into the slots, in memory and on the stack (the machine at :meth:`base`)."""
+        for obj, addresses, indices in zip(objs, self.ram_slots, self.stack_slots, strict=False):
+            for address in addresses:
+                calls.poke_word(address, obj)
+            for at in indices:
+                calls.poke_stack(at, obj)
+
+
+@dataclass(frozen=True)
+class DispatchJob:
+    """Candidates to dispatch from one state.
+
+    Attributes:
+        start: The state searched.
+        prompt_at: Where the story waits for a command (program counter, call depth).
+        stop: Where the action routine returns, and at what call depth: a
+            candidate is stopped there and, if its action changed nothing,
+            given ``start``'s own outcome (None: every candidate runs to the
+            next read).
+        world_globals: Per global, a mask of the bits that count as world
+            state for that stop (zero for noise and the library's books).
+        templates: The candidates, by template.
+        costs: Seconds each candidate is expected to take, by index (see :meth:`shares`).
+    """
+
+    start: Snapshot
+    prompt_at: tuple[int, int]
+    stop: tuple[int, int] | None
+    world_globals: np.ndarray
+    templates: tuple[TemplateRun, ...]
+    costs: Mapping[int, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return sum(len(t.candidates) for t in self.templates)
+
+    def shares(self, ways: int) -> list[DispatchJob]:
+        """The job dealt into ``ways`` jobs that should take alike, each keeping its candidates' templates.
+
+        Dearest first, each to the share with the least expected so far:
+        the few candidates that run on through a turn (a move to another
+        room) cost ten times a refusal, and dealt in turn they had left one
+        worker waiting for the other. A candidate of unknown cost counts as
+        the mean of those known.
+        """
+        known = [self.costs[i] for t in self.templates for i, _o in t.candidates if i in self.costs]
+        usual = sum(known) / len(known) if known else 0.0
+        placed = sorted(((self.costs.get(i, usual), n, i) for n, t in enumerate(self.templates)
+                         for i, _o in t.candidates), reverse=True)
+        loads = [0.0] * ways
+        owner: dict[int, int] = {}
+        for cost, _n, i in placed:
+            share = loads.index(min(loads))
+            owner[i] = share
+            loads[share] += cost
+        dealt: list[list[TemplateRun]] = [[] for _ in range(ways)]
+        for template in self.templates:
+            for share in range(ways):
+                hand = tuple(c for c in template.candidates if owner[c[0]] == share)
+                if hand:
+                    dealt[share].append(replace(template, candidates=hand))
+        return [replace(self, templates=tuple(share), costs={}) for share in dealt]
+
+    def parted(self, these: set[int]) -> tuple[DispatchJob, DispatchJob]:
+        """(the job of the candidates at ``these`` indices, the job of the others)."""
+        def keeping(inside: bool) -> DispatchJob:
+            runs = (replace(t, candidates=tuple(c for c in t.candidates if (c[0] in these) == inside))
+                    for t in self.templates)
+            return replace(self, templates=tuple(t for t in runs if t.candidates))
+        return keeping(True), keeping(False)
+
+    def indices(self) -> list[int]:
+        """The candidates' indices in the order they are run."""
+        return [i for t in self.templates for i, _objs in t.candidates]
+
+
+def run_job(calls: FrotzCalls, job: DispatchJob, reading: ObjectsReading,
+            done: Callable[[int], None] | None = None) -> list[Dispatched]:
+    """Dispatch every candidate of ``job`` on ``calls``' interpreter (left anywhere); one result each, in order.
+
+    Args:
+        calls: The interpreter's low-level calls.
+        job: The candidates and what they are run from.
+        reading: How an outcome is read.
+        done: Told the number of candidates run so far after each one (a
+            worker process's progress, so a candidate that kills it is known).
+    """
+    vm = calls.vm
+    digest = reading.digester()
+    raw = reading.raw_globals
+    start = job.start
+    as_before: Outcome = (digest(start.ram()), raw(start.ram()), start.position())
+    world = job.world_globals
+
+    def quiet(at_entry: bytes, now: bytes) -> frozenset[int]:
+        """The world globals that differ between two raw globals (none: the action changed nothing there)."""
+        table = globals_table([at_entry, now]) & world
+        return frozenset(int(g) for g in np.nonzero(table[0] != table[1])[0])
+
+    out: list[Dispatched] = []
+    for template in job.templates:
+        base = template.base(start)
+        original = calls.arm(job.stop[0]) if job.stop is not None else 0
+        try:
+            for index, objs in template.candidates:
+                began = time.perf_counter()
+                one = _run_one(calls, base, template, objs, job, (original, digest, raw, quiet), as_before, index)
+                out.append((*one, time.perf_counter() - began))
+                if done is not None:
+                    done(len(out))
+        finally:
+            if job.stop is not None:
+                calls.disarm(job.stop[0], original)
+    vm.restore(start)
+    return out
+
+
+def _run_one(calls: FrotzCalls, base: Snapshot, template: TemplateRun, objs: tuple[int, ...], job: DispatchJob,
+             reading: tuple[int, Callable, Callable, Callable], as_before: Outcome, index: int
+             ) -> tuple[int, Outcome | None, frozenset[int] | None, bool]:
+    """One candidate from ``base`` (see :func:`run_job`), but for its time."""
+    vm = calls.vm
+    vm.rewind(base)
+    template.name(calls, objs)
+    original, digest, raw, quiet = reading
+    went_on = None
+    if job.stop is None:
+        calls.run_to_read()
+    else:
+        at_entry = vm.ram()
+        entry_digest, entry_globals = digest(at_entry), raw(at_entry)
+        calls.run_past(job.stop[0], original, job.stop[1])
+        if calls.stopped_at(job.stop[0]):
+            now = vm.ram()
+            if digest(now) == entry_digest:
+                went_on = quiet(entry_globals, raw(now))
+                if not went_on:
+                    return index, as_before, None, True
+            calls.go_on(job.stop[0], original)
+    at = vm.position()
+    if vm.halted() or at != job.prompt_at:
+        return index, None, went_on, False  # a question inside the action, a halt, or the end: typing tells
+    ram = vm.ram()
+    objects = digest(ram)
+    return index, (objects if objects else HALTED, raw(ram), at), went_on, False
