@@ -133,7 +133,7 @@ def test_dispatch_on_the_workers_gives_what_it_gives_here(game_of) -> None:
     here = run_job(finder.dispatcher.calls, job, finder._reading)
     there = workers.dispatch(finder._setup, job)
     assert _without_times(there) == _without_times(here)
-    assert sorted(i for share in job.shares(2) for i in share.indices()) == sorted(job.indices())
+    assert sorted(i for chunk in job.chunks(6) for i in chunk.indices()) == sorted(job.indices())
 
 
 def test_a_dispatched_candidate_that_kills_its_worker_is_left_to_typing(game_of) -> None:

@@ -88,32 +88,25 @@ class DispatchJob:
     def __len__(self) -> int:
         return sum(len(t.candidates) for t in self.templates)
 
-    def shares(self, ways: int) -> list[DispatchJob]:
-        """The job dealt into ``ways`` jobs that should take alike, each keeping its candidates' templates.
+    def chunks(self, count: int) -> list[DispatchJob]:
+        """The job cut into about ``count`` jobs, dearest candidates first, each keeping its candidates' templates.
 
-        Dearest first, each to the share with the least expected so far:
+        Handed to whichever worker is free (see ``SearchWorkers.dispatch``):
         the few candidates that run on through a turn (a move to another
-        room) cost ten times a refusal, and dealt in turn they had left one
-        worker waiting for the other. A candidate of unknown cost counts as
-        the mean of those known.
+        room) cost ten times a refusal, and the cost of a candidate last
+        time says little (a way out that was shut is open now). A candidate
+        of unknown cost counts as the mean of those known.
         """
         known = [self.costs[i] for t in self.templates for i, _o in t.candidates if i in self.costs]
         usual = sum(known) / len(known) if known else 0.0
-        placed = sorted(((self.costs.get(i, usual), n, i) for n, t in enumerate(self.templates)
-                         for i, _o in t.candidates), reverse=True)
-        loads = [0.0] * ways
-        owner: dict[int, int] = {}
-        for cost, _n, i in placed:
-            share = loads.index(min(loads))
-            owner[i] = share
-            loads[share] += cost
-        dealt: list[list[TemplateRun]] = [[] for _ in range(ways)]
-        for template in self.templates:
-            for share in range(ways):
-                hand = tuple(c for c in template.candidates if owner[c[0]] == share)
-                if hand:
-                    dealt[share].append(replace(template, candidates=hand))
-        return [replace(self, templates=tuple(share), costs={}) for share in dealt]
+        dearest = [i for _c, _n, i in sorted(((self.costs.get(i, usual), n, i) for n, t in enumerate(self.templates)
+                                              for i, _o in t.candidates), key=lambda c: (-c[0], c[1]))]
+        size = max(1, -(-len(dearest) // max(1, count)))
+        out = []
+        for at in range(0, len(dearest), size):
+            chunk, _rest = self.parted(set(dearest[at : at + size]))
+            out.append(replace(chunk, costs={}))
+        return out
 
     def parted(self, these: set[int]) -> tuple[DispatchJob, DispatchJob]:
         """(the job of the candidates at ``these`` indices, the job of the others)."""

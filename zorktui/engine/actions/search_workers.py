@@ -28,10 +28,8 @@ import struct
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.connection import Connection, wait
 
 from zorktui.core.scratch import scratch_file
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
@@ -50,6 +48,8 @@ READY_TIMEOUT = 30.0
 RESTART_TIMEOUT = 60.0
 #: Workers that may die in one batch; the batch's other commands then count as no action.
 MAX_DEATHS = 8
+#: Chunks a dispatch job is cut into per worker (see SearchWorkers.dispatch).
+DISPATCH_CHUNKS = 3
 _ENV_SWITCH = "ZORKTUI_SEARCH_WORKERS"
 #: The folder holding the zorktui package this process imported (a checkout, or site-packages).
 #: Where the machine "waits" after a command that killed its worker (no real position is 0, 0).
@@ -262,16 +262,22 @@ class SearchWorkers:
             outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
             dead = _no_action(setup, start, DIED)
             return [dead if c in killers else next(outcomes) for c in commands]
-        ways = len(self._workers) if split else 1
-        shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
-
-        def send(worker: _Worker, share: list[str]) -> None:
-            worker.send_batch(setup, start, lifted, share)
-
-        def dead(_share: list[str], _position: int, at: tuple[int, int]) -> Outcome:
-            return _no_action(setup, start, at)
-
-        results = self._share_out(shares, send, dead, lambda share, pending: [share[i] for i in pending])
+        with self._lock:
+            ways = len(self._workers) if split else 1
+            shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
+            for i, share in enumerate(shares):
+                if share:
+                    try:
+                        self._workers[i].send_batch(setup, start, lifted, share)
+                    except (OSError, ValueError):  # died between searches
+                        self._replace(i)
+                        self._workers[i].send_batch(setup, start, lifted, share)
+            try:
+                results = [self._collect(i, setup, start, lifted, share) if share else []
+                           for i, share in enumerate(shares)]
+            except WorkerError:
+                self._fresh_workers()
+                raise
         out: list[Outcome] = [(b"", b"", (0, 0))] * len(commands)
         for i, result in enumerate(results[:ways]):
             out[i::ways] = result
@@ -279,61 +285,78 @@ class SearchWorkers:
         return out
 
     def dispatch(self, setup: StorySetup, job: DispatchJob) -> list[Dispatched]:
-        """Dispatch ``job``'s candidates, dealt between the workers (see :mod:`zorktui.engine.actions.dispatch_run`).
+        """Dispatch ``job``'s candidates on the workers (see :mod:`zorktui.engine.actions.dispatch_run`).
 
-        A candidate that kills a worker is given no outcome (typing tells, and
-        a command that kills a worker typed is never played again).
+        The job is cut into :data:`DISPATCH_CHUNKS` chunks a worker, each
+        handed to whichever worker is free: no worker waits for the other
+        when a few candidates cost far more than the rest. A candidate that
+        kills a worker is given no outcome (typing tells, and a command that
+        kills a worker typed is never played again); the rest of its chunk
+        goes back in line.
         """
-        shares = job.shares(len(self._workers))
-
-        def send(worker: _Worker, share: DispatchJob) -> None:
-            worker.send_dispatch(setup, share)
-
-        def dead(share: DispatchJob, position: int, _at: tuple[int, int]) -> Dispatched:
-            return share.indices()[position], None, None, False, 0.0
-
-        def rest(share: DispatchJob, pending: list[int]) -> DispatchJob:
-            order = share.indices()
-            return share.parted({order[p] for p in pending})[0]
-
-        return [d for result in self._share_out(shares, send, dead, rest) for d in result]
-
-    def _share_out(self, shares: list, send: Callable[[_Worker, Any], None],
-                   dead: Callable[[Any, int, tuple[int, int]], Any],
-                   rest: Callable[[Any, list[int]], Any]) -> list[list]:
-        """Send each worker its share (``send``) and collect their replies, one list per worker.
-
-        A worker that dies in an item (its progress says which) is replaced;
-        that item is given ``dead(share, position, DIED)``, and the items it
-        had not answered for (``rest(share, positions)``) go to the new one.
-        """
+        queue = job.chunks(DISPATCH_CHUNKS * len(self._workers))
+        out: list[Dispatched] = []
+        deaths = 0
         with self._lock:
-            for i, share in enumerate(shares):
-                if len(share):
+            busy: dict[int, DispatchJob] = {}
+
+            def give(w: int) -> None:
+                if queue:
+                    busy[w] = chunk = queue.pop(0)
                     try:
-                        send(self._workers[i], share)
+                        self._workers[w].send_dispatch(setup, chunk)
                     except (OSError, ValueError):  # died between searches
-                        self._replace(i)
-                        send(self._workers[i], share)
+                        self._replace(w)
+                        self._workers[w].send_dispatch(setup, chunk)
+
+            for w in range(len(self._workers)):
+                give(w)
             try:
-                return [self._collect(i, share, send, dead, rest) if len(share) else []
-                        for i, share in enumerate(shares)]
+                while busy:
+                    by_conn = {self._workers[w].conn: w for w in busy}
+                    for conn in wait(list(by_conn)):
+                        w = by_conn[conn]
+                        chunk = busy.pop(w)
+                        try:
+                            reply = conn.recv()
+                        except (EOFError, OSError):
+                            reply = None
+                        if isinstance(reply, list):
+                            out += reply
+                        elif reply is not None:  # the worker's own failure, not the story's
+                            raise WorkerError(f"valid-action worker failed: {reply[1]}")
+                        else:
+                            order = chunk.indices()
+                            fatal = min(self._workers[w].progress.value, len(order) - 1)
+                            out.append((order[fatal], None, None, False, 0.0))
+                            deaths += 1
+                            left = chunk.parted(set(order[fatal + 1 :]))[0]
+                            if deaths >= MAX_DEATHS:  # what is left counts as typing's to tell
+                                out += [(i, None, None, False, 0.0) for c in [left, *queue] for i in c.indices()]
+                                queue = []
+                            elif len(left):
+                                queue.insert(0, left)
+                            self._replace(w)
+                        give(w)
             except WorkerError:
-                # A worker's reply may still be waiting in its pipe: fresh workers, no stale replies.
-                for worker in self._workers:
-                    worker.stop()
-                self._workers = [_Worker() for _ in self._workers]
+                self._fresh_workers()
                 raise
+        return out
 
     def killed_by(self, setup: StorySetup) -> frozenset[str]:
         """The commands that have killed a worker playing this game (never played again)."""
         return frozenset(self._killers.get(setup.key, ()))
 
-    def _collect(self, index: int, share: Any, send: Callable[[_Worker, Any], None],
-                 dead: Callable[[Any, int, tuple[int, int]], Any], rest: Callable[[Any, list[int]], Any]) -> list:
-        """The replies to worker ``index``'s share (already sent to it); see :meth:`_share_out`."""
-        pending = list(range(len(share)))  # positions in ``share`` of the items the worker was sent
-        outcomes: dict[int, Any] = {}
+    def _collect(self, index: int, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
+                 share: list[str]) -> list[Outcome]:
+        """The outcomes of worker ``index``'s share (already sent to it).
+
+        A worker that dies in a command (its progress says which) is
+        replaced; that command is no action, and the others it had not
+        answered for are played by the new one.
+        """
+        pending = list(range(len(share)))  # positions in ``share`` of the commands the worker was sent
+        outcomes: dict[int, Outcome] = {}
         deaths = 0
         while True:
             worker = self._workers[index]
@@ -347,18 +370,24 @@ class SearchWorkers:
             if reply is not None:  # the worker's own failure, not the story's
                 raise WorkerError(f"valid-action worker failed: {reply[1]}")
             fatal = pending[min(worker.progress.value, len(pending) - 1)]
-            outcomes[fatal] = dead(share, fatal, DIED)
+            outcomes[fatal] = _no_action(setup, start, DIED)
             pending.remove(fatal)
             deaths += 1
             if deaths >= MAX_DEATHS:
                 # A story that kills interpreter after interpreter: what is left counts as no action
                 # (played here, one of them would take the application down).
-                outcomes.update((i, dead(share, i, GAVE_UP)) for i in pending)
+                outcomes.update((i, _no_action(setup, start, GAVE_UP)) for i in pending)
                 pending = []
             self._replace(index)
             if not pending:
                 return [outcomes[i] for i in range(len(share))]
-            send(self._workers[index], rest(share, pending))
+            self._workers[index].send_batch(setup, start, lifted, [share[i] for i in pending])
+
+    def _fresh_workers(self) -> None:
+        """Replace every worker: a worker's reply may still be waiting in its pipe, and no stale reply may be read."""
+        for worker in self._workers:
+            worker.stop()
+        self._workers = [_Worker() for _ in self._workers]
 
     def _replace(self, index: int) -> None:
         """Start a new worker in place of worker ``index`` and wait for it."""
