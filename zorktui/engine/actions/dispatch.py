@@ -233,14 +233,6 @@ class Dispatcher:
         """Whether ``template``'s candidates are dispatched without typing them too."""
         return self._evidence[template].trusted()
 
-    def unparsed(self, template: str) -> bool:
-        """Whether the parser never let ``template``'s commands through (in :data:`ENTRY_TRIES` states).
-
-        It turns them away for what their things are (a creature token, a
-        direction token), not for the state those things are in.
-        """
-        return template not in self._entries and self._no_entry.get(template, 0) >= ENTRY_TRIES
-
     def refuse(self, template: str) -> None:
         """Type ``template`` from now on (dispatch and typing disagreed)."""
         self._evidence[template].refused = True

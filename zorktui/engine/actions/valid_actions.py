@@ -266,13 +266,10 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             stats.candidates += 1
             context = self._context(template, objs, here) if objs else b""
             if objs:
-                memo = self._memo.get((template, objs))
-                if self._failed_before(template, objs, context) or (
-                        memo is not None and not memo[1] and self.dispatcher.unparsed(template)):
-                    # The commonest case: it failed before in the same context. A template the parser has never
-                    # let through fails on what its things are, not on what state they are in.
-                    stats.skipped += 1
+                if self._failed_before(template, objs, context):
+                    stats.skipped += 1  # the commonest case: it failed before in the same context
                     continue
+                memo = self._memo.get((template, objs))
             # What the candidate looks like to the library (built only for those that get this far).
             like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
             if objs:
