@@ -55,7 +55,7 @@ from zorktui.engine.actions import dispatch_cache
 from zorktui.engine.actions.batch import Outcome
 from zorktui.engine.actions.dispatch_cache import Learned
 from zorktui.engine.actions.dispatch_learning import Entry, action_routine, entry_from
-from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, run_job
+from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, TemplateRun, run_job
 from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import ObjectsReading
@@ -293,7 +293,8 @@ class Dispatcher:
             self._find_routine(start, candidates, by_template)
             if self.routine is None:
                 return {}
-        runs, sample = [], []
+        runs: list[TemplateRun] = []
+        sample: list[int] = []
         for template, indices in by_template.items():
             entry = self._entry(start, template, [candidates[i] for i in indices])
             if entry is not None:

@@ -313,12 +313,12 @@ class SearchWorkers:
                 give(w)
             try:
                 while busy:
-                    by_conn = {self._workers[w].conn: w for w in busy}
-                    for conn in wait(list(by_conn)):
-                        w = by_conn[conn]
+                    by_conn = {id(self._workers[w].conn): w for w in busy}
+                    for ready in wait([self._workers[w].conn for w in busy]):
+                        w = by_conn[id(ready)]
                         chunk = busy.pop(w)
                         try:
-                            reply = conn.recv()
+                            reply = self._workers[w].conn.recv()
                         except (EOFError, OSError):
                             reply = None
                         if isinstance(reply, list):
