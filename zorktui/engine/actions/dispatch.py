@@ -26,7 +26,9 @@ round, without knowing the story:
    because the story's own callers are on the stack. One stopped there that
    changed the world typed ends the stopping for the story, and all trust.
 
-What is learned is kept per story: see :mod:`zorktui.engine.actions.dispatch_cache`.
+The candidates run on the search workers where those run (see
+:mod:`zorktui.engine.actions.dispatch_run`). What is learned is kept per
+story: see :mod:`zorktui.engine.actions.dispatch_cache`.
 
 Dispatch is used where the evidence says it gives what typing gives, per
 template: a template's candidates are typed, then dispatched, until
@@ -160,7 +162,7 @@ class Dispatcher:
         self.went_on: dict[int, frozenset[int]] = {}
         #: The candidates of the last search given the searched state's outcome at the action's return.
         self.stopped: set[int] = set()
-        # Seconds the last run of each (template, objects), and of each template, took (see DispatchJob.shares).
+        # Seconds the last run of each (template, objects), and of each template, took (see DispatchJob.chunks).
         self._costs: dict[str | tuple[str, tuple[int, ...]], float] = {}
 
     def weigh(self) -> None:

@@ -74,7 +74,12 @@ class DispatchedPlaying:
         def deadly(self, command: str) -> bool: ...
 
     def _typing(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]]:
-        """Play ``commands`` typed: on the search workers from a thread where they run (dispatch goes on here), else now."""
+        """Play ``commands`` typed: on the search workers from a thread where they run, else now.
+
+        Meanwhile this thread learns what dispatch needs (the routine, the
+        templates' entries) and weighs its sample; the dispatched job then
+        takes its turn on the workers.
+        """
         if self.parallel and self.workers and self.dispatcher.active and self._search_workers() is not None:
             if self._typist is None:
                 self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")

@@ -288,7 +288,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     continue
             to_try.append((command, template, objs))
             contexts.append((context, like))
-        # Dispatched where evidence allows (dispatch.py), typed to the workers meanwhile; on trial, both.
+        # Dispatched where evidence allows (dispatch.py), the rest typed; both on the workers. On trial, both ways.
         self.dispatcher.new_search()
         deadly = self._deadly_ones()
         trusted = {i for i, (c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template) and c not in deadly}
