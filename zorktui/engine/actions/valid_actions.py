@@ -97,6 +97,19 @@ TAKE_TEMPLATES = ("take {0}", "get {0}", "pick up {0}", "pick {0} up")
 FAILED_CONTEXTS = 8
 
 
+def _told_apart(key: bytes, objects_hash: bytes, kept_globals: np.ndarray) -> bytes:
+    """The key that groups a changed outcome with the commands that have the same effect.
+
+    Usually the search's key (scratch globals left out, so "drop lamp" and
+    "throw lamp at case" are one action). An outcome after which the story
+    asks a question (an ending's RESTART/RESTORE/QUIT, a yes or no) is told
+    apart by every global the fingerprint keeps: no later turn will tell a
+    scratch global from the world there, and two endings the fingerprint
+    tells apart ("cook banana with oven", "... with stove") are two states.
+    """
+    return key + kept_globals.tobytes() if objects_hash.endswith(b"?") else key
+
+
 @dataclass
 class FinderStats:
     """What the last search did (for benchmarks and the UI)."""
@@ -330,7 +343,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             return self.find()  # with the templates that disagreed typed (each time one fewer)
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
-        landed = {(t, o): k for (_c, t, o, _h, _g), k in zip(results, keys, strict=False)
+        landed = {(t, o): _told_apart(k, _h, _g) for (_c, t, o, _h, _g), k in zip(results, keys, strict=False)
                   if k not in idle_keys and not k.startswith(HALTED)}
         joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
         late: list[tuple[str, str, tuple[int, ...]]] = []
@@ -357,6 +370,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
         for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts, strict=False):
             changed = k not in idle_keys and not k.startswith(HALTED)
+            fine = _told_apart(k, _h, _g)
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
                 if not changed:
@@ -370,7 +384,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     slots[1].add(like[1][1])
             if changed:
                 self._productive.add(template)
-                groups.setdefault(k, []).append((command, template, objs))
+                groups.setdefault(fine, []).append((command, template, objs))
         for follower, (_context, _like), k in joined:
             groups[k].append(follower)
         for members in groups.values():
