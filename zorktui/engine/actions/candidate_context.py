@@ -104,7 +104,8 @@ class CandidateContexts:
         if names is None:
             if self._nouns is None:
                 self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-            names = probe_object_words(self.game.vm, zm, private, self._nouns)
+            called = [self.game.facts.name(o) for o in private]
+            names = probe_object_words(self.game.vm, zm, private, self._nouns, called)
             answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
         self._names_here = names
 

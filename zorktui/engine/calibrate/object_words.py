@@ -8,12 +8,14 @@ variable read after, says which object the word reached.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import numpy as np
 
 from zorktui.engine.calibrate.sampling import examine_me
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import globals_of
+from zorktui.engine.zmachine.verbs import is_meta
 from zorktui.engine.zmachine.zmachine import ZMachine
 
 #: A word that may name a thing: letters, with hyphens or apostrophes inside or where the dictionary cut it.
@@ -44,7 +46,8 @@ def noun_globals(vm: Interpreter, zm: ZMachine, player: int) -> list[int]:
 MAX_AMBIGUOUS = 16
 
 
-def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int]) -> dict[int, list[str]]:
+def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int],
+                       names: Iterable[str] = ()) -> dict[int, list[str]]:
     """Which dictionary words name which objects in scope, asked of the parser itself.
 
     For stories whose objects keep their names private (Inform 7 parses
@@ -56,6 +59,10 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
         zm: The memory reader.
         scope: Object numbers to find words for.
         nouns: The parser's noun globals (see :func:`noun_globals`).
+        names: What the things in scope are called (their printed names). A
+            word that is a verb too ("stand", "light") is tried only where it
+            is in one of them: every verb tried would cost a command, and a
+            TextWorld "stand" had had no word, so nothing was put on it.
 
     Returns:
         Words per object, in dictionary order: those the parser took for the
@@ -73,10 +80,14 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     found: dict[int, list[str]] = {}
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
+    resolution = zm.dictionary.resolution
+    called = {word[:resolution] for name in names for word in _NAME_WORD.findall(name.lower())}
     for w in zm.dictionary.words:
         # Hyphenated names count ("frosted-glass door", kept as "frosted-"): a door named
         # only so had had no word, so no actions, beside another door.
-        if not (w.noun or w.adjective) or w.verb or w.preposition or len(w.text) < 2 or not _NAME_WORD.fullmatch(w.text):
+        if not (w.noun or w.adjective) or w.preposition or len(w.text) < 2 or not _NAME_WORD.fullmatch(w.text):
+            continue
+        if w.verb and (w.text not in called or is_meta(w.text)):
             continue
         if w.text in _DETERMINERS or w.text in _PRONOUNS:
             continue
