@@ -39,10 +39,12 @@ SEEDS = (1, 2)
 #: 22-game sweep had taken Inform's Class object for the room).
 CASES = [(kind, seed) for kind in KINDS for seed in SEEDS] + [("cooking", 9), ("one_room", 42)]
 
-#: Mean recall of our valid actions over TextWorld's world-changing admissible commands.
-RECALL_MIN = 0.8
-#: Share of the walkthrough's world-changing steps found among the valid actions before them.
-WALKTHROUGH_RECALL_MIN = 0.8
+#: Mean recall of our valid actions over TextWorld's world-changing admissible commands (the target
+#: of docs/engine.md; every case here measures 1.000).
+RECALL_MIN = 0.97
+#: Share of the walkthrough's world-changing steps found among the valid actions before them
+#: (cooking seed 2 measures 15/16).
+WALKTHROUGH_RECALL_MIN = 0.9
 #: Games where valid-action recall is known to fall short. strict: the marker must go as
 #: soon as the engine meets the bar (custom seed 2's "take pillow from safe", missed until
 #: the words for a thing once unseen in a shut safe were asked for again when it was taken out).

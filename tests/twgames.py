@@ -54,6 +54,8 @@ KINDS: dict[str, list[str]] = {
                  "--open", "--cook", "--cut"],
     # 4 rooms, >=6 objects, 4-action quest, max_score 1.
     "custom": ["custom", "--world-size", "4", "--nb-objects", "6", "--quest-length", "4"],
+    # 6 rooms, 14 objects, 6-action quest: the shape of docs/benchmarks.md's custom games.
+    "custom6": ["custom", "--world-size", "6", "--nb-objects", "14", "--quest-length", "6"],
     # TextWorld's house with furniture: a living room with a tv (a two-letter name).
     "simple": ["tw-simple", "--rewards", "balanced", "--goal", "brief"],
     # One room and no exit open at the start: no walk shows which global holds the room.

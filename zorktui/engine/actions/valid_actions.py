@@ -81,10 +81,11 @@ from zorktui.engine.actions.searched import SearchedGame
 from zorktui.engine.calibrate.compass import find_compass
 from zorktui.engine.calibrate.noise import SCRATCH_QUORUM, scratch_globals
 from zorktui.engine.calibrate.sampling import direction_commands
-from zorktui.engine.directions import direction_of
+from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.naming import Namer
 from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
+from zorktui.engine.zmachine.story_family import made_by_textworld
 
 _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
@@ -195,9 +196,17 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         self._inferring_cache: tuple[int, set[str]] | None = None
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).
         self._local_globals: int | None = None
+        # TextWorld writes a move "go east" (see story_family): its players, and its own tools, expect it.
+        self._go_moves = made_by_textworld(game.zm)
         self.namer = Namer(game.zm, game.facts.name, self._vocabulary, self._private)
         on = os.environ.get("ZORKTUI_DISPATCH") != "0" if dispatch is None else dispatch
         self.dispatcher = Dispatcher(game.vm, lambda: game.prompt_at, on, getattr(game.story, "md5", None))
+
+    def _named(self, command: str) -> str:
+        """A found command as it is listed: a move written "go east" where the story's family writes it so."""
+        if self._go_moves and command in ORDER:
+            return f"go {command}"
+        return command
 
     def forget(self) -> None:
         """Drop what earlier searches learned about candidates: the next search plays every one."""
@@ -397,13 +406,14 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     remembered = self._memo[(template, objs)][0] if (template, objs) in self._memo else None
                     if remembered is not None:
                         self._memo[(template, objs)] = (remembered, True, (plainest[1], plainest[2]))
-        found = tuple(sorted(min(members, key=lambda m: _plainness(m[0], m[1]))[0] for members in groups.values()))
+        found = tuple(sorted(self._named(min(members, key=lambda m: _plainness(m[0], m[1]))[0])
+                             for members in groups.values()))
         # Where each direction that changed the world leaves the player: the room global after it
         # (read from the same play, so knowing it costs nothing). An explorer need not walk a way
         # to learn that it leads back to a room already seen.
         room_global = game.facts.room_global
         changed_commands = {m[0] for members in groups.values() for m in members}
-        self.destinations = {command: int(g[room_global]) for command, _t, objs, _h, g in results
+        self.destinations = {self._named(command): int(g[room_global]) for command, _t, objs, _h, g in results
                              if not objs and command in changed_commands and direction_of(command)
                              and len(g) > room_global}
         # Things out here that no take moved (scenery, or too much carried already): the game
