@@ -129,19 +129,25 @@ def test_textworld_actions_read_as_textworld_writes_them(tw_game, game_of) -> No
 
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
-@pytest.mark.parametrize(("kind", "seed"), [("cooking9", 123), ("custom6", 104)])
+@pytest.mark.parametrize(("kind", "seed"), [("cooking9", 123), ("custom6", 104), ("custom6", 107)])
 def test_every_state_textworld_reaches_is_reached(tw_game, game_of, kind: str, seed: int) -> None:
-    """Each state a world-changing admissible command leads to, one of our valid actions leads to as well.
+    """Each state a world-changing admissible command leads to, one of our valid actions leads to as well;
+    no valid action leaves the parser asking which thing it meant.
 
     Cooking 123 burns what it cooks a second time, by the oven or by the
     stove: two endings the fingerprint tells apart (each is listed). Custom
-    104 has a "stand", a word that is a verb too: it must still name the thing.
+    104 has a "stand", a word that is a verb too: it must still name the
+    thing. Custom 107 has a "locker" beside a "type 2 locker": "put type 2
+    locker on locker" only asks which locker.
     """
     path, truth = tw_game(kind, seed)
     game = game_of(path)
     for step, admissible in zip(truth["walkthrough"], truth["admissible"], strict=False):
         before = game.current.state_hash
-        ours = {game.peek(a).state_hash for a in game.valid_actions()}
+        replies = {a: game.peek(a) for a in game.valid_actions()}
+        asking = sorted(a for a, turn in replies.items() if "which do you mean" in turn.observation.lower())
+        assert not asking, (step, asking)
+        ours = {turn.state_hash for turn in replies.values()}
         theirs = {c: game.peek(c).state_hash for c in admissible if c.split()[0] not in ("look", "inventory", "examine")}
         missed = sorted(c for c, after in theirs.items() if after != before and after not in ours)
         assert not missed, (step, missed)
