@@ -146,6 +146,8 @@ class Dispatcher:
         self._entries: dict[str, Entry | None] = {}
         # Per template, the states in which none of its commands reached the routine (a creature token, no creature).
         self._no_entry: dict[str, int] = defaultdict(int)
+        # Of those, the states in which the parser refused every command tried (none reached the routine).
+        self._unparsed: dict[str, int] = defaultdict(int)
         self._evidence: dict[str, _Evidence] = defaultdict(_Evidence)
         self._md5 = story_md5 if self.calls is not None else None
         self._kept = Learned()
@@ -234,6 +236,17 @@ class Dispatcher:
     def trusted(self, template: str) -> bool:
         """Whether ``template``'s candidates are dispatched without typing them too."""
         return self._evidence[template].trusted()
+
+    def never_parsed(self, template: str) -> bool:
+        """Whether the parser refused every command of ``template`` tried, in each of :data:`ENTRY_TRIES` states.
+
+        Inform's parser tests each object against its grammar token (a
+        creature token wants something animate, ``noun=ADirection`` a
+        direction) before any action: such a template ("ask X for Y", "push
+        X Y" where nothing in reach is alive or a direction) never reaches
+        the action routine.
+        """
+        return self._unparsed[template] >= ENTRY_TRIES and template not in self._entries
 
     def refuse(self, template: str) -> None:
         """Type ``template`` from now on (dispatch and typing disagreed)."""
@@ -423,6 +436,7 @@ class Dispatcher:
                 break
         if not stops:
             self._no_entry[template] += 1
+            self._unparsed[template] += 1
             return None  # not this time: maybe in another state
         entry, for_good = entry_from(start, stops, [e for e in self._entries.values() if e is not None])
         if entry is None:

@@ -300,8 +300,11 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     if memo[2] is not None:
                         followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
                         continue
+                # A lookalike of one that failed is skipped while never tried itself; so is one tried
+                # before, where the parser refuses the template's commands before any action: what the
+                # parser tests (attributes, what is held) is the same as when it was refused.
                 if (
-                    memo is None
+                    (memo is None or self.dispatcher.never_parsed(template))
                     and template not in self._productive
                     and like in self._failed_like
                     and like not in self._worked_like
