@@ -147,6 +147,25 @@ def _walk_both(story, walk):
         return by_dispatch, seen
 
 
+@pytest.mark.textworld
+@pytest.mark.filterwarnings("ignore:.*is not fully supported")
+def test_a_template_the_parser_refuses_is_not_tried_again_on_things_that_look_the_same(tw_game) -> None:
+    """TextWorld's "ask X for Y" and "push X Y" want a creature and a direction, and no room has either.
+
+    Once none of their commands reached the action routine in three states,
+    a candidate tried before is skipped while its things look as they did:
+    walked there and back, the rooms' things are skipped, and the search
+    still lists what typing lists.
+    """
+    path, truth = tw_game("custom6", 109)
+    there_and_back = ["go north", "go west", "take shadfly from counter", "go south", "go north", "go east",
+                      "go south", "go east", "go west", "go north", "go south"]
+    finder, _seen = _walk_both(path, there_and_back)
+    assert finder.dispatcher.never_parsed("ask {0} for {1}")
+    assert finder.dispatcher.never_parsed("push {0} {1}")
+    assert finder.stats.refused_lookalikes > 0
+
+
 def test_dispatch_lists_what_typing_lists_through_every_risk() -> None:
     finder, seen = _walk_both(DISPATCH, WALK)
     assert sum(n for _c, n, _f, _e in seen) > 500  # most candidates were dispatched, not typed

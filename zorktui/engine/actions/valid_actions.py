@@ -119,6 +119,8 @@ class FinderStats:
     tried: int = 0
     skipped: int = 0
     lookalikes: int = 0
+    #: Of those, candidates tried before of a template the parser refuses before any action.
+    refused_lookalikes: int = 0
     followed: int = 0
     valid: int = 0
     learned_templates: int = 0
@@ -310,6 +312,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     and like not in self._worked_like
                 ):
                     stats.lookalikes += 1
+                    stats.refused_lookalikes += memo is not None
                     continue
             to_try.append((command, template, objs))
             contexts.append((context, like))
