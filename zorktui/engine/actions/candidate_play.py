@@ -130,29 +130,6 @@ class CandidatePlaying:
         self._measured(2 * (time.perf_counter() - began), len(commands))
         return self._read(merged, start)
 
-    def _parser_asked(self, start: Snapshot, command: str, idle: str) -> bool:
-        """Whether ``command``, typed from ``start``, left the parser asking which thing it meant.
-
-        Inform's parser asks "Which do you mean, the key or the American
-        style key?" from a read of its own, before any action: a command
-        typed there is taken as a new one. At a question an action asks
-        ("Shall I split the floor?") or an ending's, an idle command (``idle``:
-        "look") is no answer and the story asks again. So the command is
-        typed, then ``idle``: back at the prompt, it was the parser asking.
-        The game's interpreter is left at ``start``.
-        """
-        vm = self.game.vm
-        with self._vm_lock:
-            try:
-                vm.restore(start)
-                vm.step(command)
-                if vm.halted():
-                    return False
-                vm.step(idle)
-                return not vm.halted() and vm.position() == self.game.prompt_at
-            finally:
-                vm.restore(start)
-
     def _story_setup(self) -> StorySetup:
         """This game's story as the search workers know it (made on first use)."""
         if self._setup is None:

@@ -248,6 +248,21 @@ class Dispatcher:
         """
         return self._unparsed[template] >= ENTRY_TRIES and template not in self._entries
 
+    def asked_before_action(self, start: Snapshot, command: str) -> bool:
+        """Whether ``command``, typed from ``start``, left the story asking before its action began.
+
+        Inform's parser asks "Which do you mean, the key or the American style
+        key?" before any action: the command did nothing. A question asked
+        inside the action ("Shall I split the floor?", Advent-style "With
+        your bare hands?") comes after the action routine's entry and is an
+        action's. Told by typing the command with a stop at that entry; False
+        where the routine is not known (nothing is dropped on a guess). The
+        interpreter is left anywhere.
+        """
+        if self.calls is None or self.routine is None:
+            return False
+        return self.calls.stop_at(start, command, self.routine) is None
+
     def refuse(self, template: str) -> None:
         """Type ``template`` from now on (dispatch and typing disagreed)."""
         self._evidence[template].refused = True
