@@ -28,6 +28,7 @@ from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import globals_table
 
 if TYPE_CHECKING:
+    from zorktui.engine.actions.dispatch import Dispatcher
     from zorktui.engine.actions.search_workers import StorySetup
     from zorktui.engine.actions.searched import SearchedGame
     from zorktui.engine.calibrate.compass import Compass
@@ -61,6 +62,7 @@ class CandidatePlaying:
     _twin: Interpreter | None
     _pool: ThreadPoolExecutor | None
     _vm_lock: threading.RLock
+    dispatcher: Dispatcher
 
     def _play_on(self, vm: Interpreter, start: Snapshot, commands: list[str],
                  lifted: Snapshot | None = None) -> list[Outcome]:
@@ -129,6 +131,34 @@ class CandidatePlaying:
         merged[1::2] = theirs.result()
         self._measured(2 * (time.perf_counter() - began), len(commands))
         return self._read(merged, start)
+
+    def _parser_asked(self, start: Snapshot, command: str, idle: str) -> bool:
+        """Whether ``command``, typed from ``start``, left the parser asking which thing it meant.
+
+        Where the action routine is known, the question came before its entry
+        (see ``Dispatcher.asked_before_action``). Elsewhere, by what the story
+        does with a command typed at the question: Inform's parser takes it as
+        a new one ("Which do you mean, the key or the American style key?"),
+        while at a question an action asks ("Shall I split the floor?") or an
+        ending's, an idle command (``idle``: "look") is no answer and the story
+        asks again. So the command is typed, then ``idle``: back at the prompt,
+        it was the parser asking. The game's interpreter is left at ``start``.
+        """
+        vm = self.game.vm
+        with self._vm_lock:
+            before_action = self.dispatcher.asked_before_action(start, command)
+            if before_action is not None:
+                vm.restore(start)
+                return before_action
+            try:
+                vm.restore(start)
+                vm.step(command)
+                if vm.halted():
+                    return False
+                vm.step(idle)
+                return not vm.halted() and vm.position() == self.game.prompt_at
+            finally:
+                vm.restore(start)
 
     def _story_setup(self) -> StorySetup:
         """This game's story as the search workers know it (made on first use)."""

@@ -248,19 +248,18 @@ class Dispatcher:
         """
         return self._unparsed[template] >= ENTRY_TRIES and template not in self._entries
 
-    def asked_before_action(self, start: Snapshot, command: str) -> bool:
+    def asked_before_action(self, start: Snapshot, command: str) -> bool | None:
         """Whether ``command``, typed from ``start``, left the story asking before its action began.
 
         Inform's parser asks "Which do you mean, the key or the American style
         key?" before any action: the command did nothing. A question asked
         inside the action ("Shall I split the floor?", Advent-style "With
         your bare hands?") comes after the action routine's entry and is an
-        action's. Told by typing the command with a stop at that entry; False
-        where the routine is not known (nothing is dropped on a guess). The
-        interpreter is left anywhere.
+        action's. Told by typing the command with a stop at that entry; None
+        where the routine is not known. The interpreter is left anywhere.
         """
         if self.calls is None or self.routine is None:
-            return False
+            return None
         return self.calls.stop_at(start, command, self.routine) is None
 
     def refuse(self, template: str) -> None:

@@ -354,13 +354,11 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         keys = [unplayed_key if timeless else state_key(h, g)
                 for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes), strict=False)]
         # A typed command after which the parser asked which thing it meant, the world as it was, did nothing.
-        asked = [i for i in typed if results[i][3].endswith(b"?") and results[i][3][:-1] == unplayed[0]]
-        if asked:
-            with self._vm_lock:
-                for i in asked:
-                    if self.dispatcher.asked_before_action(start, to_try[i][0]):
-                        keys[i] = unplayed_key
-                vm.restore(start)
+        looking = next((i for i in idle if i != _NONSENSE), None)
+        for i in typed:
+            h = results[i][3]
+            if looking and h.endswith(b"?") and h[:-1] == unplayed[0] and self._parser_asked(start, to_try[i][0], looking):
+                keys[i] = unplayed_key
         if dispatched and self._disagrees(start, to_try, dispatched, typed, keys, state_key, idle_keys, unplayed_key):
             vm.restore(start)
             return self.find()  # with the templates that disagreed typed (each time one fewer)
