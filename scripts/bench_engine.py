@@ -186,8 +186,8 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
 
     ``finders`` maps a name to a (Game, ActionFinder) pair, today's last. Each finder
     searches its own copy of the game; the copies are stepped in lockstep and
-    searched one after the other in every state, so a machine busy with
-    something else slows all of them alike.
+    searched one after the other in every state (each first in turn), so a
+    machine busy with something else slows all of them alike.
     """
     games = {}
     for name, (game_class, finder_class) in finders.items():
@@ -210,7 +210,12 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
             continue
         seen.add(h)
         index = len(seen) - 1
-        for name, game in games.items():
+        # Each finder searches first in turn: the first of a state had run measurably faster
+        # (the same code, as a revision and as today's: 15.2 against 18.6 ms on chalk).
+        names = list(games)
+        turn = index % len(names)
+        for name in names[turn:] + names[:turn]:
+            game = games[name]
             per_state, tried, counts, misses, split, _instructions = out[name]
             t = time.perf_counter()
             valid = game.valid_actions()
