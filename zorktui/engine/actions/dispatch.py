@@ -253,9 +253,8 @@ class Dispatcher:
 
         Inform's parser asks "Which do you mean, the key or the American style
         key?" before any action: the command did nothing. A question asked
-        inside the action ("Shall I split the floor?", Advent-style "With
-        your bare hands?") comes after the action routine's entry and is an
-        action's. Told by typing the command with a stop at that entry; None
+        inside the action ("Shall I split the floor?") comes after the action
+        routine's entry and is an action's. Told by typing the command with a stop at that entry; None
         where the routine is not known. The interpreter is left anywhere.
         """
         if self.calls is None or self.routine is None:

@@ -364,7 +364,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             return self.find()  # with the templates that disagreed typed (each time one fewer)
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
-        landed = {(t, o): _told_apart(k, _h, _g) for (_c, t, o, _h, _g), k in zip(results, keys, strict=False)
+        landed = {(t, o): _told_apart(k, h, g) for (_c, t, o, h, g), k in zip(results, keys, strict=False)
                   if k not in idle_keys and not k.startswith(HALTED)}
         joined: list[tuple[tuple[str, str, tuple[int, ...]], tuple[bytes, tuple], bytes]] = []
         late: list[tuple[str, str, tuple[int, ...]]] = []
@@ -389,9 +389,9 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         zm.refresh(vm.ram())
 
         groups: dict[bytes, list[tuple[str, str, tuple[int, ...]]]] = {}
-        for (command, template, objs, _h, _g), k, (context, like) in zip(results, keys, contexts, strict=False):
+        for (command, template, objs, h, g), k, (context, like) in zip(results, keys, contexts, strict=False):
             changed = k not in idle_keys and not k.startswith(HALTED)
-            fine = _told_apart(k, _h, _g)
+            fine = _told_apart(k, h, g)
             if objs:
                 self._memo[(template, objs)] = (context, changed, None)
                 if not changed:
