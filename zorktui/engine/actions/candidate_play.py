@@ -135,22 +135,23 @@ class CandidatePlaying:
     def _parser_asked(self, start: Snapshot, command: str, idle: str) -> bool:
         """Whether ``command``, typed from ``start``, left the parser asking which thing it meant.
 
-        Where the action routine is known, the question came before its entry
-        (see ``Dispatcher.asked_before_action``). Elsewhere, by what the story
-        does with a command typed at the question: Inform's parser takes it as
-        a new one ("Which do you mean, the key or the American style key?"),
-        while at a question an action asks ("Shall I split the floor?") or an
-        ending's, an idle command (``idle``: "look") is no answer and the story
-        asks again. So the command is typed, then ``idle``: back at the prompt,
-        it was the parser asking. The game's interpreter is left at ``start``.
+        Inform's parser asks "Which do you mean, the key or the American style
+        key?" before any action: the command did nothing. A question an action
+        asks ("Shall I split the floor?") comes after the action routine's
+        entry. Where that routine is known (see :mod:`zorktui.engine.actions.dispatch`),
+        the command is typed with a stop at its entry. Elsewhere, by what the
+        story does with a command typed at the question: the parser takes it
+        as a new one, while at an action's question or an ending's an idle
+        command (``idle``: "look") is no answer and the story asks again. So
+        the command is typed, then ``idle``: back at the prompt, it was the
+        parser asking. The game's interpreter is left at ``start``.
         """
         vm = self.game.vm
+        calls, routine = self.dispatcher.calls, self.dispatcher.routine
         with self._vm_lock:
-            before_action = self.dispatcher.asked_before_action(start, command)
-            if before_action is not None:
-                vm.restore(start)
-                return before_action
             try:
+                if calls is not None and routine is not None:
+                    return calls.stop_at(start, command, routine) is None
                 vm.restore(start)
                 vm.step(command)
                 if vm.halted():

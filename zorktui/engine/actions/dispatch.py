@@ -240,26 +240,10 @@ class Dispatcher:
     def never_parsed(self, template: str) -> bool:
         """Whether the parser refused every command of ``template`` tried, in each of :data:`ENTRY_TRIES` states.
 
-        Inform's parser tests each object against its grammar token (a
-        creature token wants something animate, ``noun=ADirection`` a
-        direction) before any action: such a template ("ask X for Y", "push
-        X Y" where nothing in reach is alive or a direction) never reaches
-        the action routine.
+        A grammar token tests each object before any action: "ask X for Y"
+        wants a creature, "push X Y" a direction, where none is in reach.
         """
         return self._unparsed[template] >= ENTRY_TRIES and template not in self._entries
-
-    def asked_before_action(self, start: Snapshot, command: str) -> bool | None:
-        """Whether ``command``, typed from ``start``, left the story asking before its action began.
-
-        Inform's parser asks "Which do you mean, the key or the American style
-        key?" before any action: the command did nothing. A question asked
-        inside the action ("Shall I split the floor?") comes after the action
-        routine's entry and is an action's. Told by typing the command with a stop at that entry; None
-        where the routine is not known. The interpreter is left anywhere.
-        """
-        if self.calls is None or self.routine is None:
-            return None
-        return self.calls.stop_at(start, command, self.routine) is None
 
     def refuse(self, template: str) -> None:
         """Type ``template`` from now on (dispatch and typing disagreed)."""
