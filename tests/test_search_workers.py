@@ -49,13 +49,24 @@ def test_a_command_that_killed_a_forks_search_is_refused_by_the_game_itself(game
         fork.close()
 
 
-def test_workers_read_outcomes_as_this_process_does(game_of) -> None:
+def _bundled_walked(game_of, search_each_step: bool) -> tuple[SearchWorkers, Game]:
+    """The workers, loaded, and the bundled game six steps along its walkthrough, searched there.
+
+    ``search_each_step``: searched in every state on the way too (so dispatch has learned to trust).
+    """
     workers = shared_workers()
     assert workers is not None and workers.wait_ready()
     game = game_of(BUNDLED)
     for command in commands(BUNDLED_WALKTHROUGH)[:6]:
         game.step(command)
+        if search_each_step:
+            game.valid_actions()
     game.valid_actions()
+    return workers, game
+
+
+def test_workers_read_outcomes_as_this_process_does(game_of) -> None:
+    workers, game = _bundled_walked(game_of, search_each_step=False)
     finder = game._finder
     assert finder is not None and finder._setup is not None and finder._compass is not None
     held, scope = finder._scope()
@@ -110,12 +121,7 @@ def _without_times(results: list) -> list:
 
 
 def test_dispatch_on_the_workers_gives_what_it_gives_here(game_of) -> None:
-    workers = shared_workers()
-    assert workers is not None and workers.wait_ready()
-    game = game_of(BUNDLED)
-    for command in commands(BUNDLED_WALKTHROUGH)[:6]:
-        game.step(command)
-        game.valid_actions()
+    workers, game = _bundled_walked(game_of, search_each_step=True)
     finder = game._finder
     assert finder is not None and finder.dispatcher.active
     jobs = []

@@ -183,13 +183,8 @@ class CandidateContexts:
         """
         zm = self.game.zm
         objects = zm.objects
-        entry = objects.entry(obj)
-        attributes = bytearray(zm.memory[entry : entry + objects.attribute_bytes])
-        for attribute in self.game.fingerprint.noise_attributes:  # "mentioned", "workflag": flipped by looking
-            byte, bit = divmod(attribute, 8)
-            if byte < len(attributes):
-                attributes[byte] &= 0xFF ^ (0x80 >> bit)
-        parts = [bytes(attributes), b"H" if held else b""]
+        # Not the library's bookkeeping ("mentioned", "workflag"): looking flips it.
+        parts = [self.game.fingerprint.attributes(obj), b"H" if held else b""]
         for prop in objects.properties(obj):
             parts.append(prop.number.to_bytes(1, "big"))
             if prop.length == 2:

@@ -75,7 +75,7 @@ class DispatchJob:
         world_globals: Per global, a mask of the bits that count as world
             state for that stop (zero for noise and the library's books).
         templates: The candidates, by template.
-        costs: Seconds each candidate is expected to take, by index (see :meth:`shares`).
+        costs: Seconds each candidate is expected to take, by index (see :meth:`chunks`).
     """
 
     start: Snapshot

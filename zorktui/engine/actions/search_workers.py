@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import hashlib
 import mmap
 import os
@@ -28,6 +29,7 @@ import struct
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 
@@ -267,11 +269,8 @@ class SearchWorkers:
             shares = [commands[i::ways] if i < ways else [] for i in range(len(self._workers))]
             for i, share in enumerate(shares):
                 if share:
-                    try:
-                        self._workers[i].send_batch(setup, start, lifted, share)
-                    except (OSError, ValueError):  # died between searches
-                        self._replace(i)
-                        self._workers[i].send_batch(setup, start, lifted, share)
+                    self._send(i, functools.partial(_Worker.send_batch, setup=setup, start=start, lifted=lifted,
+                                                    commands=share))
             try:
                 results = [self._collect(i, setup, start, lifted, share) if share else []
                            for i, share in enumerate(shares)]
@@ -303,11 +302,7 @@ class SearchWorkers:
             def give(w: int) -> None:
                 if queue:
                     busy[w] = chunk = queue.pop(0)
-                    try:
-                        self._workers[w].send_dispatch(setup, chunk)
-                    except (OSError, ValueError):  # died between searches
-                        self._replace(w)
-                        self._workers[w].send_dispatch(setup, chunk)
+                    self._send(w, lambda worker: worker.send_dispatch(setup, chunk))
 
             for w in range(len(self._workers)):
                 give(w)
@@ -382,6 +377,14 @@ class SearchWorkers:
             if not pending:
                 return [outcomes[i] for i in range(len(share))]
             self._workers[index].send_batch(setup, start, lifted, [share[i] for i in pending])
+
+    def _send(self, index: int, send: Callable[[_Worker], None]) -> None:
+        """Send to worker ``index`` with ``send``; a worker that died between searches is replaced first."""
+        try:
+            send(self._workers[index])
+        except (OSError, ValueError):
+            self._replace(index)
+            send(self._workers[index])
 
     def _fresh_workers(self) -> None:
         """Replace every worker: a worker's reply may still be waiting in its pipe, and no stale reply may be read."""

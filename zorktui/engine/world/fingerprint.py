@@ -146,6 +146,7 @@ class Fingerprinter:
             if objects.valid(obj) and addr < size:
                 mask[addr] &= 0xFF ^ (0x80 >> bit)
         masked = bool(self.noise_attributes or self.noise_object_attributes)
+        self._memory_mask = mask if masked else None
         self._objects_mask = mask[self._objects_index] if masked else None
         self._mask = mask[self._index] if masked else None
         self._reading = ObjectsReading(self._objects_span, self._objects_index, self._objects_mask, self._globals)
@@ -168,6 +169,16 @@ class Fingerprinter:
     def kept_globals(self, ram: np.ndarray) -> np.ndarray:
         """The globals that count as world state (a copy, 240 entries; noise zeroed)."""
         return self.kept_globals_of([self.raw_globals(ram)])[0]
+
+    def attributes(self, obj: int) -> bytes:
+        """The object's attribute bytes as the hash reads them: the library's bookkeeping bits cleared."""
+        objects = self.zm.objects
+        entry = objects.entry(obj)
+        end = entry + objects.attribute_bytes
+        raw = bytes(self.zm.memory[entry:end])
+        if self._memory_mask is None or end > len(self._memory_mask):
+            return raw
+        return bytes(np.frombuffer(raw, dtype=np.uint8) & self._memory_mask[entry:end])
 
     def kept_mask(self) -> np.ndarray:
         """Per global, the bits :meth:`kept_globals` keeps (a copy: 0 for noise, 0xFFFF for the rest)."""
