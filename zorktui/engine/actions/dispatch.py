@@ -56,7 +56,7 @@ import numpy as np
 from zorktui.engine.actions import dispatch_cache
 from zorktui.engine.actions.batch import Outcome
 from zorktui.engine.actions.dispatch_cache import Learned
-from zorktui.engine.actions.dispatch_learning import Entry, action_routine, entry_from
+from zorktui.engine.actions.dispatch_learning import Entry, action_routine, entry_from, pairable
 from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, TemplateRun, run_job
 from zorktui.engine.vm.frotz_calls import CHECKED_JERICHO, FrotzCalls, jericho_version, missing_symbols
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
@@ -317,7 +317,9 @@ class Dispatcher:
         # A stop that is not where a template's action returns is never met at its depth: it costs no more.
         stop = self.returns_at if world_globals is not None and self.early_stop else None
         world = world_globals if world_globals is not None else np.zeros(240, dtype=np.uint16)
-        costs = {i: self._cost(candidates[i]) for run in runs for i, _objs in run.candidates}
+        # Seconds each took when last dispatched, else the last of its template's (None: never run).
+        costs = {i: self._costs.get(candidates[i][1:], self._costs.get(candidates[i][1]))
+                 for run in runs for i, _objs in run.candidates}
         job = DispatchJob(start, self.prompt_at(), stop, world, tuple(runs),
                           {i: c for i, c in costs.items() if c is not None})
         results, job = self._weighed(job, {i: candidates[i][0] for i in sample}, reading)
@@ -341,11 +343,6 @@ class Dispatcher:
         self._count += len(out)
         self._remember()
         return out
-
-    def _cost(self, candidate: Candidate) -> float | None:
-        """Seconds ``candidate`` took when last dispatched, else the last of its template's (None: never run)."""
-        _command, template, objs = candidate
-        return self._costs.get((template, objs), self._costs.get(template))
 
     def _weighed(self, job: DispatchJob, sample: dict[int, str], reading: ObjectsReading
                  ) -> tuple[list[Dispatched], DispatchJob]:
@@ -420,6 +417,8 @@ class Dispatcher:
         if self._no_entry[template] >= ENTRY_TRIES:
             return None  # its commands never got past the parser here: typing them is cheaper than asking again
         assert self.calls is not None and self.routine is not None
+        if not pairable(candidates, [e for e in self._entries.values() if e is not None]):
+            return None  # one thing in reach: no evidence against the template either way
         stops: list[tuple[tuple[int, ...], Snapshot]] = []
         tried = 0
         for command, _template, objs in candidates:
@@ -447,3 +446,4 @@ class Dispatcher:
             self.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
+

@@ -121,3 +121,20 @@ def borrowed_slots(stop: Snapshot, objs: tuple[int, ...], known: list[Entry]
                for obj, addresses, indices in zip(objs, entry.ram_slots, entry.stack_slots, strict=True)):
             return entry.ram_slots, entry.stack_slots
     return None
+
+
+def pairable(candidates: list[tuple[str, str, tuple[int, ...]]], known: list[Entry]) -> bool:
+    """Whether a template's ``candidates`` here can give its entry: two stops, or one and slots to borrow.
+
+    Two stops need two candidates that name different things in every
+    slot; one stop of a command naming things takes the slots of a ``known``
+    entry as wide. Where neither can be had (one thing in reach), trying
+    says nothing against the template: counted as a try, a first room with
+    one thing in it had had every one-object template typed for good.
+    """
+    if not candidates or not candidates[0][2]:
+        return True
+    first = candidates[0][2]
+    if any(len(entry.ram_slots) == len(first) for entry in known):
+        return True
+    return any(set(first).isdisjoint(objs) for _command, _template, objs in candidates[1:])
