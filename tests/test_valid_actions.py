@@ -1,7 +1,9 @@
 """Valid actions: what the game accepts and nothing that changes nothing."""
 
+import pytest
 from paths import BUNDLED, ZIL
 
+from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.game import Game
 
 
@@ -260,3 +262,34 @@ def test_a_flag_searched_on_both_sides_stays_a_flag(game_of) -> None:
             finder.find()
     finally:
         finder.close()
+
+
+@pytest.mark.textworld
+@pytest.mark.filterwarnings("ignore:.*is not fully supported")
+def test_a_command_that_changes_nothing_changes_no_context(tw_game) -> None:
+    """Inform 7 keeps books in a bit on each thing (what a description listed), flipped by most commands.
+
+    A candidate's context holds its thing's state: counted with that bit,
+    examining the table (or walking out and back) had changed the contexts
+    of the things there, and every candidate that had failed on them was
+    played again.
+    """
+    path, _truth = tw_game("cooking9", 123)
+    game = Game(path)
+    try:
+        finder = ActionFinder(game, parallel=False)
+        game._finder = finder
+        for command in ["go south", "go north", "go west", "go south"]:
+            game.step(command)
+        finder.find()
+
+        def chains() -> dict[int, bytes]:
+            held, scope = finder._scope()
+            return finder._surroundings(held, scope, game.vm.ram()).chains
+
+        before = chains()
+        game.step("examine table")
+        assert chains() == before
+        finder.close()
+    finally:
+        game.close()

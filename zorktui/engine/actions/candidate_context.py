@@ -124,7 +124,10 @@ class CandidateContexts:
         return [obj for obj in scope if obj not in unseen] if unseen else scope
 
     def _object_state(self, obj: int) -> bytes:
-        return object_state(self.game.zm, obj, self.game.fingerprint.noise_properties)
+        # Not the library's bookkeeping bits ("mentioned"): every look flips them, and with them
+        # every context in the room, so each candidate there had been played again.
+        fingerprint = self.game.fingerprint
+        return object_state(self.game.zm, obj, fingerprint.noise_properties, fingerprint.attributes(obj))
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
         """Digest of the world globals that are flags, learning which ones are bookkeeping."""

@@ -261,16 +261,26 @@ def ticking(before: np.ndarray, after1: np.ndarray, after2: np.ndarray) -> set[i
     return set(np.flatnonzero((b - a == 1) & (c - b == 1)).tolist())
 
 
-def object_state(zm: ZMachine, obj: int, noise_properties: frozenset[int] = frozenset()) -> bytes:
+def object_state(zm: ZMachine, obj: int, noise_properties: frozenset[int] = frozenset(),
+                 attributes: bytes | None = None) -> bytes:
     """Digest of one object's own state: parent, attributes and property values (8 bytes).
 
     Not its sibling and child links, which change whenever a neighbour
     moves; with Inform's individual properties (a vegetable's cut state),
     less those in ``noise_properties`` (the library's bookkeeping).
+
+    Args:
+        zm: The memory reader.
+        obj: The object.
+        noise_properties: Individual properties left out.
+        attributes: The attribute bytes to count (None: as in memory), such
+            as :meth:`Fingerprinter.attributes`' with the bookkeeping bits cleared.
     """
     objects = zm.objects
     entry = objects.entry(obj)
-    parts = [bytes(zm.memory[entry : entry + objects.attribute_bytes]), objects.parent(obj).to_bytes(2, "big")]
+    if attributes is None:
+        attributes = bytes(zm.memory[entry : entry + objects.attribute_bytes])
+    parts = [attributes, objects.parent(obj).to_bytes(2, "big")]
     for prop in objects.properties(obj):
         if prop.addr < zm.dynamic_size:
             parts.append(bytes(zm.memory[prop.addr : prop.addr + prop.length]))
