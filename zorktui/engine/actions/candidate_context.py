@@ -104,7 +104,7 @@ class CandidateContexts:
         if names is None:
             if self._nouns is None:
                 self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-            called = [self.game.facts.name(o) for o in private]
+            called = {o: self.game.facts.name(o) for o in private}
             names = probe_object_words(self.game.vm, zm, private, self._nouns, called)
             answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
         self._names_here = names

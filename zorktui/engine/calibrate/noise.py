@@ -250,7 +250,7 @@ def _noise_here(vm: Interpreter, zm: ZMachine, facts: FactReader, start: Snapsho
         scope = [o.id for o in facts.inventory()] + facts.room_objects(place.room)
         vocabularies = [zm.object_vocabulary(o) for o in scope]
         if not any(vocabularies):  # private names (Inform 7): ask the parser which words mean what
-            named = probe_object_words(vm, zm, scope, noun_globals(vm, zm, facts.player), [facts.name(o) for o in scope])
+            named = probe_object_words(vm, zm, scope, noun_globals(vm, zm, facts.player), {o: facts.name(o) for o in scope})
             vocabularies = [named.get(o, []) for o in scope]
         names = [words[0] for words in vocabularies if words]
     if "examine" in zm.dictionary:

@@ -8,13 +8,14 @@ variable read after, says which object the word reached.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 
 import numpy as np
 
 from zorktui.engine.calibrate.sampling import examine_me
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.fingerprint import globals_of
+from zorktui.engine.zmachine.dictionary import DictWord
 from zorktui.engine.zmachine.verbs import is_meta
 from zorktui.engine.zmachine.zmachine import ZMachine
 
@@ -47,30 +48,41 @@ MAX_AMBIGUOUS = 16
 
 
 def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int],
-                       names: Iterable[str] = ()) -> dict[int, list[str]]:
+                       names: Mapping[int, str] | None = None) -> dict[int, list[str]]:
     """Which dictionary words name which objects in scope, asked of the parser itself.
 
     For stories whose objects keep their names private (Inform 7 parses
     names with routines), each noun word is tried as "examine WORD" from a
     snapshot and the parser's noun variable says which object it meant.
 
+    The words of the things' own printed names are asked first: what the
+    game shows a player is what it understands, nearly always. The rest of
+    the dictionary is asked only for a thing those left unnamed and not
+    out of sight: a printed name with no word in the dictionary, or words
+    that reached another thing. A thing whose words reached nothing at all
+    (in a shut fridge) no other word reaches either. Asked of every word,
+    a TextWorld kitchen cost about a hundred commands each time what was
+    in reach changed.
+
     Args:
         vm: The interpreter at a prompt (restored afterwards).
         zm: The memory reader.
         scope: Object numbers to find words for.
         nouns: The parser's noun globals (see :func:`noun_globals`).
-        names: What the things in scope are called (their printed names). A
-            word that is a verb too ("stand", "light") is tried only where it
-            is in one of them: every verb tried would cost a command, and a
-            TextWorld "stand" had had no word, so nothing was put on it.
+        names: What each thing in scope is called (its printed name; None:
+            not known, every word is asked). A word that is a verb too
+            ("stand", "light") is tried only where it is in one of them:
+            every verb tried would cost a command, and a TextWorld "stand"
+            had had no word, so nothing was put on it.
 
     Returns:
-        Words per object, in dictionary order: those the parser took for the
-        object without hesitation, or, for an object that has none, those
+        Words per object, those of printed names first, each lot in
+        dictionary order: those the parser took for the object without hesitation, or, for an object that has none, those
         it chose it for among several ("(the yellow pepper)").
     """
     if not nouns or "examine" not in zm.dictionary:
         return {}
+    names = names or {}
     wanted = set(scope)
     start = vm.snapshot()
     # A word that matches nothing leaves the noun variable as it was, so first
@@ -81,18 +93,16 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
     resolution = zm.dictionary.resolution
-    called = {word[:resolution] for name in names for word in _NAME_WORD.findall(name.lower())}
-    for w in zm.dictionary.words:
-        # Hyphenated names count ("frosted-glass door", kept as "frosted-"): a door named
-        # only so had had no word, so no actions, beside another door.
-        if not (w.noun or w.adjective) or w.preposition or len(w.text) < 2 or not _NAME_WORD.fullmatch(w.text):
-            continue
-        if w.verb and (w.text not in called or is_meta(w.text)):
-            continue
-        if w.text in _DETERMINERS or w.text in _PRONOUNS:
-            continue
-        if not _name_probe(vm, zm, base, w.text, nouns, wanted, found, guesses):
-            ambiguous.append(w.text)
+    words_of = {obj: {word[:resolution] for word in _NAME_WORD.findall(name.lower())} for obj, name in names.items()}
+    called = set().union(*words_of.values())
+    candidates = [w.text for w in zm.dictionary.words if _may_name(w, called)]
+    reached: dict[str, str] = {}
+    for text in sorted(candidates, key=lambda t: t not in called):
+        if text not in called and not _unnamed_in_sight(wanted, found, guesses, words_of, reached, names):
+            break
+        reached[text] = _name_probe(vm, zm, base, text, nouns, wanted, found, guesses)
+        if reached[text] == _AMBIGUOUS:
+            ambiguous.append(text)
     # "examine potato" may ask which potato: a second word may settle it ("red potato").
     if len(ambiguous) <= MAX_AMBIGUOUS:
         for first in ambiguous:
@@ -106,23 +116,55 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     return found
 
 
+def _may_name(word: DictWord, called: set[str]) -> bool:
+    """Whether a dictionary word is worth asking about as a name (see :func:`probe_object_words`)."""
+    # Hyphenated names count ("frosted-glass door", kept as "frosted-"): a door named
+    # only so had had no word, so no actions, beside another door.
+    if not (word.noun or word.adjective) or word.preposition or len(word.text) < 2:
+        return False
+    if not _NAME_WORD.fullmatch(word.text) or word.text in _DETERMINERS or word.text in _PRONOUNS:
+        return False
+    return not word.verb or (word.text in called and not is_meta(word.text))
+
+
+def _unnamed_in_sight(wanted: set[int], found: dict[int, list[str]], guesses: dict[int, list[str]],
+                      words_of: dict[int, set[str]], reached: dict[str, str], names: Mapping[int, str]) -> bool:
+    """Whether a thing is still without a word though its own words did not all reach nothing."""
+    for obj in wanted:
+        if obj in found or obj in guesses:
+            continue
+        own = [reached[w] for w in words_of.get(obj, ()) if w in reached]
+        if obj not in names or not own or any(r != _NOTHING for r in own):
+            return True
+    return False
+
+
+#: What a probed word reached: a thing asked about, several, another thing, or nothing in sight.
+_NAMED, _AMBIGUOUS, _OTHER, _NOTHING = "named", "ambiguous", "other", "nothing"
+
+
 def _name_probe(
     vm: Interpreter, zm: ZMachine, base: Snapshot, words: str, nouns: list[int], wanted: set[int],
     found: dict[int, list[str]], guesses: dict[int, list[str]],
-) -> bool:
+) -> str:
     """Examine ``words``; record the object the parser took them for.
 
     Returns:
-        False if the words fit more than one thing: the parser asked which,
-        or chose one itself and said so ("(the yellow pepper)").
+        What they reached: ``_AMBIGUOUS`` where they fit more than one thing
+        (the parser asked which, or chose one itself and said so: "(the
+        yellow pepper)"), ``_NAMED``, ``_OTHER`` (a thing not asked about) or
+        ``_NOTHING`` (the noun variable still holds the player).
     """
     vm.restore(base)
     reply = vm.step(f"examine {words}")
     guessed = reply.lstrip().startswith("(")
     values = globals_of(zm, vm.ram())
+    before = globals_of(zm, base.ram())
     for k in nouns:
         obj = int(values[k])
         if obj in wanted:
             (guesses if guessed else found).setdefault(obj, []).append(words)
-            return not guessed
-    return "which do you mean" not in reply.lower()
+            return _AMBIGUOUS if guessed else _NAMED
+    if "which do you mean" in reply.lower():
+        return _AMBIGUOUS
+    return _NOTHING if all(int(values[k]) == int(before[k]) for k in nouns) else _OTHER
