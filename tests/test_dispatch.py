@@ -168,6 +168,44 @@ def test_rooms_with_one_thing_do_not_leave_a_template_typed_for_good(tw_game) ->
 
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
+def test_a_pair_the_parser_refuses_for_one_thing_looks_like_any_with_that_thing(tw_game) -> None:
+    """"push X [direction]" and "ask [someone] for X": where the parser refuses them, the tested thing decides.
+
+    The grammar tests one slot's thing alone, so a pair looks to the parser
+    like every other with the same thing in that slot: one is played for
+    all of them. A template the parser takes still tells pairs apart by both
+    things. Held or not counts where a slot wants a held thing.
+    """
+    path, _truth = tw_game("cooking9", 123)
+    game = Game(path)
+    try:
+        finder = ActionFinder(game, parallel=False)
+        for command in ["go south", "go north", "go west", "go south", "take knife from table", "put knife on counter",
+                        "take knife"]:
+            game.step(command)
+            finder.find()
+        assert finder.dispatcher.never_parsed("push {0} {1}")
+        assert finder.dispatcher.never_parsed("ask {0} for {1}")
+        held, scope = finder._scope()
+        here = finder._surroundings(held, scope, game.vm.ram())
+        knife = held[0]
+        a, b = next((a, b) for a in scope for b in scope
+                    if knife not in (a, b) and here.signatures[a] != here.signatures[b])
+        like = finder._like
+        assert like("push {0} {1}", (a, knife), here) == like("push {0} {1}", (b, knife), here)
+        assert like("push {0} {1}", (knife, a), here) != like("push {0} {1}", (knife, b), here)
+        assert like("ask {0} for {1}", (knife, a), here) == like("ask {0} for {1}", (knife, b), here)
+        assert like("put {0} on {1}", (knife, a), here) != like("put {0} on {1}", (knife, b), here)
+        finder.close()
+    finally:
+        game.close()
+    # And the search lists what typing lists where they wait on one of theirs.
+    _walk_both(path, ["go south", "go north", "go west", "go south", "take knife from table", "put knife on counter",
+                      "take knife", "take banana from counter"])
+
+
+@pytest.mark.textworld
+@pytest.mark.filterwarnings("ignore:.*is not fully supported")
 def test_a_template_the_parser_refuses_is_not_tried_again_on_things_that_look_the_same(tw_game) -> None:
     """TextWorld's "ask X for Y" and "push X Y" want a creature and a direction, and no room has either.
 

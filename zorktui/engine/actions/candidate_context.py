@@ -18,6 +18,7 @@ from zorktui.engine.calibrate.object_words import noun_globals, probe_object_wor
 from zorktui.engine.world.fingerprint import object_state
 
 if TYPE_CHECKING:
+    from zorktui.engine.actions.dispatch import Dispatcher
     from zorktui.engine.actions.grammar import Templates
     from zorktui.engine.actions.searched import SearchedGame
     from zorktui.engine.world.naming import Namer
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
 #: nothing: the planner's fork searches states on both sides of a puzzle in turn
 #: (the rug moved, then not), and a flag that toggles is still a flag.
 VOLATILE_VALUES = 4
+#: In a lookalike key, a slot whose thing does not count (see ``CandidateContexts._like``).
+_ANY = b"*"
 
 
 @dataclass
@@ -39,6 +42,7 @@ class _Surroundings:
         signatures: Per object in scope, what it looks like to the library.
         around: The objects held (with their states) and the objects in scope.
         world: The world globals that change rarely (flags).
+        held: The objects held.
         contexts: One-object contexts made so far in this state, per (object, productive, inferring).
     """
 
@@ -47,6 +51,7 @@ class _Surroundings:
     signatures: dict[int, bytes]
     around: bytes
     world: bytes
+    held: frozenset[int]
     contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
 
 
@@ -57,6 +62,9 @@ class CandidateContexts:
     game: SearchedGame
     namer: Namer
     templates: Templates | None
+    dispatcher: Dispatcher
+    #: Templates a typed command of took time (see _refused_by_parser).
+    _timed: set[str]
     _names_here: dict[int, list[str]]
     _names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]]
     _nouns: list[int] | None
@@ -175,7 +183,7 @@ class CandidateContexts:
         signatures = {o: self._signature(o, o in held) for o in scope}
         around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
         around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
-        return _Surroundings(states, chains, signatures, around, self._world_globals(ram))
+        return _Surroundings(states, chains, signatures, around, self._world_globals(ram), frozenset(held))
 
     def _signature(self, obj: int, held: bool) -> bytes:
         """What an object looks like to the game's library: attributes, which properties, held or not.
@@ -195,6 +203,37 @@ class CandidateContexts:
                 if objects.valid(value):
                     parts.append(value.to_bytes(2, "big"))
         return b"".join(parts)
+
+    def _like(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> tuple[str, tuple[bytes, ...]]:
+        """What a candidate looks like to the library: its things' signatures, and whether they name each other.
+
+        Where the parser has refused every command of a pair template before
+        any action, and in each grammar line written so only one slot's
+        thing can fail what the parser asks of it ("ask [someone] for X",
+        "push X [direction]", "give [held thing] to [someone]" with the
+        thing held), the refusal is that thing's: the pair looks like any
+        other with the same thing there, whatever the other is. Keyed on
+        both, each new thing had had a pair typed with every thing in reach.
+        """
+        signatures = tuple(here.signatures[o] for o in objs)
+        lines = self.templates.tokens.get(template, ()) if self.templates is not None else ()
+        if len(objs) == 2 and lines and self._refused_by_parser(template):
+            failing = {frozenset(i for i, (kind, o) in enumerate(zip(line, objs, strict=True))
+                                 if kind == "t" or (kind == "h" and o not in here.held)) for line in lines}
+            if len(failing) == 1 and len(slots := next(iter(failing))) == 1:
+                return (template, tuple(s if i in slots else _ANY for i, s in enumerate(signatures)))
+        return (template, signatures + self._link(objs))
+
+    def _refused_by_parser(self, template: str) -> bool:
+        """Whether the parser has refused every command of ``template`` typed, as far as the evidence goes.
+
+        None reached the action routine in several states, none changed the
+        world, and none took time: a refusal by the parser takes none, but
+        an order to someone does ("ask nessa for tea" in an Inform 6 story
+        goes to her, not to the action routine, and a turn passes).
+        """
+        return (self.dispatcher.never_parsed(template) and template not in self._productive
+                and template not in self._timed)
 
     def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
         """For a pair, whether either names the other in a property (the door's key, where it leads).

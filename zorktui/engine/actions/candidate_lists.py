@@ -12,14 +12,17 @@ that had worked, "cook the oldest with the stove" was never reached).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zorktui.engine.actions.pairs import order_pairs
 
 if TYPE_CHECKING:
     from zorktui.engine.actions.candidate_context import _Surroundings
+    from zorktui.engine.actions.dispatch import Dispatcher
     from zorktui.engine.actions.grammar import Templates
     from zorktui.engine.actions.searched import SearchedGame
+    from zorktui.engine.actions.valid_actions import FinderStats
 
 #: Pairs of a two-object template played at most per state.
 MAX_PAIRS = 32
@@ -28,6 +31,32 @@ MAX_PAIRS = 32
 IDLE_WORDS = ("wait", "look", "inventory")
 
 Candidate = tuple[str, str, tuple[int, ...]]
+#: What a candidate looks like to the library: (template, its things' signatures).
+Like = tuple[str, tuple[bytes, ...]]
+#: A candidate waiting on another's result: (candidate, its context, what it looks like).
+Waiting = tuple[Candidate, bytes, Like]
+
+
+@dataclass
+class Chosen:
+    """The candidates of a state worth playing, and those that wait on another's result.
+
+    Attributes:
+        to_try: Candidates to play.
+        contexts: Per candidate to play, (its context digest, what it looks like).
+        followers: Per leader (template, things), candidates that last time
+            had the same effect as it, their contexts unchanged since.
+        steady: The (template, things) played whose context has not changed since last time.
+        alike: Per candidate to play (template, things), candidates of a
+            template the parser refuses that look just like it to the parser
+            (see ``CandidateContexts._like``): played only where it is not refused.
+    """
+
+    to_try: list[Candidate] = field(default_factory=list)
+    contexts: list[tuple[bytes, Like]] = field(default_factory=list)
+    followers: dict[tuple[str, tuple[int, ...]], list[Waiting]] = field(default_factory=dict)
+    steady: set[tuple[str, tuple[int, ...]]] = field(default_factory=set)
+    alike: dict[tuple[str, tuple[int, ...]], list[Waiting]] = field(default_factory=dict)
 
 
 class CandidateListing:
@@ -39,11 +68,61 @@ class CandidateListing:
     _directions: list[str]
     _worked_slots: dict[str, tuple[set[bytes], set[bytes]]]
     _failed_in: dict[tuple[str, tuple[int, ...]], list[bytes]]
+    _memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]]
+    _failed_like: set[Like]
+    _worked_like: set[Like]
+    _productive: set[str]
+    dispatcher: Dispatcher
 
     if TYPE_CHECKING:  # CandidateContexts', on the same host
         def _object_word(self, obj: int, scope: list[int]) -> str | None: ...
         def _linked(self, a: int, b: int) -> bool: ...
         def _context(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> bytes: ...
+        def _like(self, template: str, objs: tuple[int, ...], here: _Surroundings) -> Like: ...
+        def _refused_by_parser(self, template: str) -> bool: ...
+
+    def _chosen(self, candidates: list[Candidate], here: _Surroundings, stats: FinderStats) -> Chosen:
+        """Of a state's ``candidates``, those to play, and those that wait on another's result (counted in ``stats``)."""
+        chosen = Chosen()
+        refusing: dict[Like, tuple[str, tuple[int, ...]]] = {}
+        for command, template, objs in candidates:
+            stats.candidates += 1
+            context = self._context(template, objs, here) if objs else b""
+            if objs:
+                if self._failed_before(template, objs, context):
+                    stats.skipped += 1  # the commonest case: it failed before in the same context
+                    continue
+                memo = self._memo.get((template, objs))
+            # What the candidate looks like to the library (built only for those that get this far).
+            like = self._like(template, objs, here)
+            if objs:
+                if memo is not None and memo[0] == context:
+                    chosen.steady.add((template, objs))
+                    if memo[2] is not None:
+                        chosen.followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
+                        continue
+                # A lookalike of one that failed is skipped while never tried itself; so is one tried
+                # before, where the parser refuses the template's commands before any action: what the
+                # parser tests (attributes, what is held) is the same as when it was refused.
+                never_parsed = self.dispatcher.never_parsed(template)
+                if (
+                    (memo is None or never_parsed)
+                    and template not in self._productive
+                    and like in self._failed_like
+                    and like not in self._worked_like
+                ):
+                    stats.lookalikes += 1
+                    stats.refused_lookalikes += memo is not None
+                    continue
+                # Of a refused template's candidates alike to the parser, one is played for all.
+                if self._refused_by_parser(template):
+                    if like in refusing:
+                        chosen.alike.setdefault(refusing[like], []).append(((command, template, objs), context, like))
+                        continue
+                    refusing[like] = (template, objs)
+            chosen.to_try.append((command, template, objs))
+            chosen.contexts.append((context, like))
+        return chosen
 
     def _candidates(self, held: list[int], scope: list[int], here: _Surroundings) -> list[Candidate]:
         """(command, template, objects) triples for the current state.

@@ -38,6 +38,9 @@ class Templates:
             (that needs an object in the player's hands).
         held: For templates read from grammar tables: which slots take only
             objects the player holds.
+        tokens: For templates read from grammar tables: what the parser
+            asks of each slot's thing before any action, per line written
+            alike (see :class:`zorktui.engine.zmachine.inform_grammar.GrammarLine`).
     """
 
     intransitive: list[str] = field(default_factory=list)
@@ -45,6 +48,7 @@ class Templates:
     double: list[str] = field(default_factory=list)
     double_learned: bool = False
     held: dict[str, tuple[bool, ...]] = field(default_factory=dict)
+    tokens: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.intransitive) + len(self.single) + len(self.double)
@@ -162,4 +166,5 @@ def templates_from_grammar(zm: ZMachine) -> Templates | None:
         if line.words not in bucket:
             bucket.append(line.words)
             templates.held[line.words] = line.held
+            templates.tokens[line.words] = line.tokens
     return templates

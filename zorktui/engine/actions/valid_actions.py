@@ -173,6 +173,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
         self._action_books: set[int] = set()  # see dispatched_play.py
+        self._timed: set[str] = set()  # see CandidateContexts._refused_by_parser
         # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
         # (template, objects) -> the last few contexts it changed nothing in. A thing carried, or scenery the
@@ -278,44 +279,9 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         moves_global = self._moves_global()
         start_moves = None if moves_global is None else zm.global_var(moves_global)
         stats = FinderStats()
-        to_try: list[tuple[str, str, tuple[int, ...]]] = []
-        contexts: list[tuple[bytes, tuple[str, tuple[bytes, ...]]]] = []
-        # Candidates that last time had the same effect as another (their
-        # leader) and whose context has not changed since: they wait for the
-        # leader's result instead of being played.
-        followers: dict[tuple[str, tuple[int, ...]], list[tuple[tuple[str, str, tuple[int, ...]], bytes, tuple]]] = {}
-        steady: set[tuple[str, tuple[int, ...]]] = set()
         candidates = self._candidates(held, scope, here)
-        for command, template, objs in candidates:
-            stats.candidates += 1
-            context = self._context(template, objs, here) if objs else b""
-            if objs:
-                if self._failed_before(template, objs, context):
-                    stats.skipped += 1  # the commonest case: it failed before in the same context
-                    continue
-                memo = self._memo.get((template, objs))
-            # What the candidate looks like to the library (built only for those that get this far).
-            like = (template, tuple(here.signatures[o] for o in objs) + self._link(objs))
-            if objs:
-                if memo is not None and memo[0] == context:
-                    steady.add((template, objs))
-                    if memo[2] is not None:
-                        followers.setdefault(memo[2], []).append(((command, template, objs), context, like))
-                        continue
-                # A lookalike of one that failed is skipped while never tried itself; so is one tried
-                # before, where the parser refuses the template's commands before any action: what the
-                # parser tests (attributes, what is held) is the same as when it was refused.
-                if (
-                    (memo is None or self.dispatcher.never_parsed(template))
-                    and template not in self._productive
-                    and like in self._failed_like
-                    and like not in self._worked_like
-                ):
-                    stats.lookalikes += 1
-                    stats.refused_lookalikes += memo is not None
-                    continue
-            to_try.append((command, template, objs))
-            contexts.append((context, like))
+        chosen = self._chosen(candidates, here, stats)
+        to_try, contexts, followers, steady = chosen.to_try, chosen.contexts, chosen.followers, chosen.steady
         # Dispatched where evidence allows (dispatch.py), the rest typed; both on the workers. On trial, both ways.
         self.dispatcher.new_search()
         deadly = self._deadly_ones()
@@ -351,8 +317,10 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         idle_keys = {state_key(h, g) for h, g in baselines}
         unplayed_key = state_key(*unplayed)
         # A command outside the world (it took no time) counts as no change.
-        keys = [unplayed_key if timeless else state_key(h, g)
-                for (*_c, h, g), timeless in zip(results, self._timeless(start_moves, idle_after, outcomes), strict=False)]
+        timeless = self._timeless(start_moves, idle_after, outcomes)
+        keys = [unplayed_key if t else state_key(h, g) for (*_c, h, g), t in zip(results, timeless, strict=False)]
+        # Templates a typed command of took time: not all refused by the parser (an order to someone, say).
+        self._timed |= {to_try[i][1] for i in typed if not timeless[i]}
         # A typed command after which the parser asked which thing it meant, the world as it was, did nothing.
         looking = next((i for i in idle if i != _NONSENSE), None)
         for i in typed:
@@ -378,11 +346,19 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                     late.append(candidate)
                     late_contexts.append((context, like))
         stats.followed = len(joined)
+        # Candidates alike to the parser wait on one of theirs: played after all where it was not refused.
+        for leader, waiting in chosen.alike.items():
+            if leader in landed or not self._refused_by_parser(leader[0]):
+                late += [candidate for candidate, _context, _like in waiting]
+                late_contexts += [(context, like) for _candidate, context, like in waiting]
+            else:
+                stats.lookalikes += len(waiting)
         if late:
             outcomes = self._play(start, [command for command, _t, _o in late])
             results += [(*candidate, h, g) for candidate, (h, g, _m, _at) in zip(late, outcomes, strict=False)]
-            keys += [unplayed_key if timeless else state_key(h, g) for (h, g, _m, _at), timeless
-                     in zip(outcomes, self._timeless(start_moves, idle_after, outcomes), strict=False)]
+            timeless = self._timeless(start_moves, idle_after, outcomes)
+            keys += [unplayed_key if t else state_key(h, g) for (h, g, _m, _at), t in zip(outcomes, timeless, strict=False)]
+            self._timed |= {template for (_c, template, _o), t in zip(late, timeless, strict=False) if not t}
             contexts += late_contexts
         stats.tried = len(results)
         vm.restore(start)

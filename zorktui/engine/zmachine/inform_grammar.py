@@ -17,7 +17,7 @@ carries in its third data byte.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from zorktui.engine.zmachine.dictionary import Dictionary
@@ -27,7 +27,7 @@ from zorktui.engine.zmachine.zmachine import ZMachine
 
 _ENDIT = 15
 _ELEMENTARY, _PREPOSITION, _NOUN_ROUTINE, _ATTRIBUTE, _SCOPE_ROUTINE, _ROUTINE = 1, 2, 3, 4, 5, 6
-_HELD, _MULTIHELD = 1, 3
+_NOUN, _HELD, _MULTI, _MULTIHELD = 0, 1, 2, 3
 _SPECIAL, _NUMBER, _TOPIC = 7, 8, 9
 
 
@@ -39,11 +39,18 @@ class GrammarLine:
         action: The action number the line leads to.
         words: The command with ``{0}``/``{1}`` for object slots, verb first.
         held: For each slot, whether the object must be held.
+        tokens: What the parser asks of each slot's thing before any
+            action, one string per line written alike (this one and the
+            verb's others with the same words), one letter per slot: ``n``
+            nothing but to be in reach (``noun``, ``multi``), ``h`` to be
+            held, ``t`` a test of its own (a creature, an attribute, a
+            routine, inside another).
     """
 
     action: int
     words: str
     held: tuple[bool, ...]
+    tokens: tuple[str, ...] = ()
 
 
 def _line_words(memory: bytearray, dictionary: Dictionary, p: int) -> tuple[list[tuple[int, int, int]], int] | None:
@@ -93,6 +100,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
     if not verbs:
         return None
     seen: dict[tuple[int, int], tuple[tuple[int, int, int, int], GrammarLine]] = {}
+    alike: dict[str, tuple[str, ...]] = {}
 
     def plain_first(n: int) -> tuple[int, str]:
         # Of verbs sharing an action and form, keep the plainest ("take" over "carry").
@@ -112,6 +120,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
             line = _usable_line(verb, action, shape)
             if line is None:
                 continue
+            alike[line.words] = alike.get(line.words, ()) + line.tokens
             key = (action, len(line.held))
             # The widest line first, then the shape people write ("put {0} on {1}" over "drop {0}
             # on {1}", "turn on {0}" over "switch {0}"), then what the parser spends on it.
@@ -121,7 +130,7 @@ def read_grammar(zm: ZMachine) -> list[GrammarLine] | None:
             # Verbs come plainest first, so of equal costs the plainer stays.
             if best is None or cost < best[0]:
                 seen[key] = (cost, line)
-    return [line for _cost, line in seen.values()]
+    return [replace(line, tokens=alike[line.words]) for _cost, line in seen.values()]
 
 
 # A line's tokens as the parser meets them: a group of prepositions that may
@@ -256,6 +265,7 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
     """
     out = [verb]
     held: list[bool] = []
+    tokens: list[str] = []
     choices: list[tuple[int, list[str]]] = []
     for _kind, value in shape:
         if isinstance(value, list):  # kind "words"
@@ -266,6 +276,8 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
         if token == _ROUTINE or (token == _ELEMENTARY and data in (_SPECIAL, _NUMBER, _TOPIC)):
             return None  # a general parsing routine, a number or free text
         held.append(token == _ELEMENTARY and data in (_HELD, _MULTIHELD))
+        plain, held_only = token == _ELEMENTARY and data in (_NOUN, _MULTI), held[-1]
+        tokens.append("n" if plain else "h" if held_only else "t")
         out.append(f"{{{len(held) - 1}}}")
     if len(held) > 2:
         return None
@@ -274,7 +286,7 @@ def _usable_line(verb: str, action: int, shape: _Shape) -> GrammarLine | None:
             return shape_rank(" ".join([*out[:index], word_, *out[index + 1 :]]))
 
         out[index] = min(alternatives, key=rank)
-    return GrammarLine(action, " ".join(out), tuple(held))
+    return GrammarLine(action, " ".join(out), tuple(held), ("".join(tokens),))
 
 
 def _noun_searches_before(shape: _Shape, earlier: list[_Shape]) -> int:
