@@ -164,6 +164,8 @@ def test_rooms_with_one_thing_do_not_leave_a_template_typed_for_good(tw_game) ->
     _command, dispatched, _found, _stopped = seen[-1]
     assert dispatched > 100
     assert finder.stats.typed < dispatched // 4
+    # The moves confirmed by typing in the kitchen before are not typed again.
+    assert finder.dispatcher.stats.confirmed_before > 0
 
 
 @pytest.mark.textworld

@@ -118,6 +118,7 @@ class DispatchStats:
     stopped_early: int = 0
     fell_back: int = 0
     confirmed: int = 0
+    confirmed_before: int = 0
 
 
 class Dispatcher:

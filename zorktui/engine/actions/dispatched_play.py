@@ -65,6 +65,8 @@ class DispatchedPlaying:
     _vm_lock: threading.RLock
     #: Globals the library's actions keep books in: they differ where an action returns, yet the turn ends as idle.
     _action_books: set[int]
+    #: Commands naming nothing, typed and found to do what dispatch did (see _disagrees).
+    _confirmed: set[str]
 
     if TYPE_CHECKING:  # CandidatePlaying's, on the same host
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
@@ -127,6 +129,14 @@ class DispatchedPlaying:
         compared. Then the plainest command of each group of those that
         changed the world, if only dispatched, is typed: a listed action is
         one a person can type and that does what the group does.
+
+        A command naming nothing (a direction, a verb alone) typed once and
+        agreeing is not typed again: its parse reads nothing of the world
+        and writes the same each time. One naming things is typed each
+        time: what its parse writes (a pronoun) may differ from what the
+        template's entry wrote, and after "examine nessa", "ask nessa for
+        tea" had agreed in one state and not in the next, its things as they
+        were.
         """
         judge = self.dispatcher
         was_typed = set(typed)
@@ -153,13 +163,18 @@ class DispatchedPlaying:
         for k, members in groups.items():
             plainest = min(members, key=lambda i: _plainness(to_try[i][0], to_try[i][1]))
             if plainest in dispatched and plainest not in was_typed:
-                unconfirmed.append((plainest, k))
+                if not to_try[plainest][2] and to_try[plainest][0] in self._confirmed:
+                    judge.stats.confirmed_before += 1
+                else:
+                    unconfirmed.append((plainest, k))
         if unconfirmed:
             played = self._play(start, [to_try[i][0] for i, _k in unconfirmed])
             for (i, k), (h, g, _m, _at) in zip(unconfirmed, played, strict=True):
                 if state_key(h, g) != k:
                     judge.refuse(to_try[i][1])
                     refused = True
+                elif not to_try[i][2]:
+                    self._confirmed.add(to_try[i][0])
             judge.stats.confirmed += len(unconfirmed)
         return refused
 

@@ -173,6 +173,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
         self._action_books: set[int] = set()  # see dispatched_play.py
+        self._confirmed: set[str] = set()  # see dispatched_play.py
         self._timed: set[str] = set()  # see CandidateContexts._refused_by_parser
         # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
@@ -217,6 +218,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         self._failed_in.clear()
         self._failed_like.clear()
         self._worked_like.clear()
+        self._confirmed.clear()
 
     def close(self) -> None:
         """Stop the worker thread and release the twin interpreter (the finder can still search after)."""
