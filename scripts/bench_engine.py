@@ -281,6 +281,8 @@ def main() -> None:
     parser.add_argument("--no-recall", action="store_true", help="skip the full searches recall is measured against")
     parser.add_argument("--per-state", action="store_true", help="print each state's time and candidates")
     parser.add_argument("--against", metavar="REV", help="also time the finder of this git revision, state by state")
+    parser.add_argument("--finders", default="typed,dispatch",
+                        help="today's finders to time, comma-separated (dispatch alone: the search as the app runs it)")
     args = parser.parse_args()
     script = script_of(args.walkthrough, args.commands)
     walk = [c.strip() for c in args.walkthrough.read_text().splitlines() if c.strip() and not c.startswith("#")]
@@ -305,6 +307,7 @@ def main() -> None:
     from zorktui.engine.game import Game
 
     finders = {"typed": (Game, functools.partial(ActionFinder, dispatch=False)), "dispatch": (Game, ActionFinder)}
+    finders = {name: made for name, made in finders.items() if name in args.finders.split(",")}
     if args.against:
         finders = {args.against: engine_from_revision(args.against), **finders}
     mode = "serial" if args.serial else "default"
