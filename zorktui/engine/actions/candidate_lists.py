@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from zorktui.engine.actions.dispatch import Dispatcher
     from zorktui.engine.actions.grammar import Templates
     from zorktui.engine.actions.searched import SearchedGame
-    from zorktui.engine.actions.valid_actions import FinderStats
 
 #: Pairs of a two-object template played at most per state.
 MAX_PAIRS = 32
@@ -35,6 +34,25 @@ Candidate = tuple[str, str, tuple[int, ...]]
 Like = tuple[str, tuple[bytes, ...]]
 #: A candidate waiting on another's result: (candidate, its context, what it looks like).
 Waiting = tuple[Candidate, bytes, Like]
+
+
+@dataclass
+class FinderStats:
+    """What the last search did (for benchmarks and the UI)."""
+
+    candidates: int = 0
+    tried: int = 0
+    skipped: int = 0
+    lookalikes: int = 0
+    #: Of those, candidates tried before of a template the parser refuses before any action.
+    refused_lookalikes: int = 0
+    followed: int = 0
+    valid: int = 0
+    learned_templates: int = 0
+    failures_remembered: int = 0
+    #: Candidates dispatched to the story's action routine, and typed (see dispatch.py).
+    dispatched: int = 0
+    typed: int = 0
 
 
 @dataclass

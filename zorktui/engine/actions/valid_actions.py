@@ -54,13 +54,17 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 
 from zorktui.engine.actions.batch import HALTED
 from zorktui.engine.actions.candidate_context import CandidateContexts
-from zorktui.engine.actions.candidate_lists import IDLE_WORDS, MAX_PAIRS, CandidateListing  # noqa: F401 - MAX_PAIRS: tests read it here
+from zorktui.engine.actions.candidate_lists import (  # noqa: F401 - MAX_PAIRS: tests read it here
+    IDLE_WORDS,
+    MAX_PAIRS,
+    CandidateListing,
+    FinderStats,
+)
 from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
     PARALLEL_MIN_SECONDS,
     CandidatePlaying,
@@ -109,25 +113,6 @@ def _told_apart(key: bytes, objects_hash: bytes, kept_globals: np.ndarray) -> by
     tells apart ("cook banana with oven", "... with stove") are two states.
     """
     return key + kept_globals.tobytes() if objects_hash.endswith(b"?") else key
-
-
-@dataclass
-class FinderStats:
-    """What the last search did (for benchmarks and the UI)."""
-
-    candidates: int = 0
-    tried: int = 0
-    skipped: int = 0
-    lookalikes: int = 0
-    #: Of those, candidates tried before of a template the parser refuses before any action.
-    refused_lookalikes: int = 0
-    followed: int = 0
-    valid: int = 0
-    learned_templates: int = 0
-    failures_remembered: int = 0
-    #: Candidates dispatched to the story's action routine, and typed (see dispatch.py).
-    dispatched: int = 0
-    typed: int = 0
 
 
 class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, DispatchedPlaying):
