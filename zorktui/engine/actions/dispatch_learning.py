@@ -5,6 +5,7 @@ See :mod:`zorktui.engine.actions.dispatch`.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ import numpy as np
 
 from zorktui.engine.actions.dispatch_run import TemplateRun
 from zorktui.engine.vm.interpreter import Snapshot
+from zorktui.engine.worker.kept import key_of
 
 #: The least number of traced commands the routine must be called from.
 ROUTINE_QUORUM = 3
@@ -71,7 +73,13 @@ class Entry:
 
     def run(self, candidates: tuple[tuple[int, tuple[int, ...]], ...] = ()) -> TemplateRun:
         """What dispatches ``candidates`` ((index, objects) each) of this template, without the interpreter."""
-        return TemplateRun(self.overlay, tuple(self.snapshot.state[1:7]), self.ram_slots, self.stack_slots, candidates)
+        return TemplateRun(self.overlay, tuple(self.snapshot.state[1:7]), self.ram_slots, self.stack_slots, candidates,
+                           self.key)
+
+    @functools.cached_property
+    def key(self) -> bytes:
+        """Names the overlay and the machine (see :func:`zorktui.engine.actions.dispatch_run.packed`)."""
+        return key_of((self.overlay, tuple(self.snapshot.state[1:7])))
 
 
 def entry_from(start: Snapshot, stops: list[tuple[tuple[int, ...], Snapshot]], known: list[Entry]

@@ -19,6 +19,7 @@ import numpy as np
 from zorktui.engine.actions.batch import HALTED, Outcome
 from zorktui.engine.vm.frotz_calls import FrotzCalls
 from zorktui.engine.vm.interpreter import Snapshot
+from zorktui.engine.worker.kept import Kept, Sent
 from zorktui.engine.world.fingerprint import ObjectsReading, globals_table
 
 #: One candidate dispatched: (its index in the search, its outcome or None where typing must tell,
@@ -37,6 +38,7 @@ class TemplateRun:
         ram_slots: Per object slot, the word addresses in memory holding the object.
         stack_slots: Per object slot, the word indices on the stack holding it.
         candidates: (index in the search, objects) of each candidate to run.
+        key: Names the overlay and machine (a worker keeps them by it: see :func:`packed`).
     """
 
     overlay: tuple[np.ndarray, np.ndarray]
@@ -44,6 +46,7 @@ class TemplateRun:
     ram_slots: tuple[tuple[int, ...], ...]
     stack_slots: tuple[tuple[int, ...], ...]
     candidates: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    key: bytes = b""
 
     def base(self, start: Snapshot) -> Snapshot:
         """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
@@ -99,13 +102,18 @@ class DispatchJob:
         """
         known = [self.costs[i] for t in self.templates for i, _o in t.candidates if i in self.costs]
         usual = sum(known) / len(known) if known else 0.0
-        dearest = [i for _c, _n, i in sorted(((self.costs.get(i, usual), n, i) for n, t in enumerate(self.templates)
-                                              for i, _o in t.candidates), key=lambda c: (-c[0], c[1]))]
+        dearest = sorted(((self.costs.get(i, usual), n, i, objs) for n, t in enumerate(self.templates)
+                          for i, objs in t.candidates), key=lambda c: (-c[0], c[1]))
         size = max(1, -(-len(dearest) // max(1, count)))
         out = []
+        # Built in one pass: cut with parted, each chunk had walked every template twice (a few ms a search).
         for at in range(0, len(dearest), size):
-            chunk, _rest = self.parted(set(dearest[at : at + size]))
-            out.append(replace(chunk, costs={}))
+            by_template: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+            for _cost, n, i, objs in dearest[at : at + size]:
+                by_template.setdefault(n, []).append((i, objs))
+            runs = tuple(TemplateRun(t.overlay, t.machine, t.ram_slots, t.stack_slots, tuple(by_template[n]), t.key)
+                         for n, t in enumerate(self.templates) if n in by_template)
+            out.append(DispatchJob(self.start, self.prompt_at, self.stop, self.world_globals, runs))
         return out
 
     def parted(self, these: set[int]) -> tuple[DispatchJob, DispatchJob]:
@@ -119,6 +127,24 @@ class DispatchJob:
     def indices(self) -> list[int]:
         """The candidates' indices in the order they are run."""
         return [i for t in self.templates for i, _objs in t.candidates]
+
+
+def packed(job: DispatchJob, start_key: bytes, sent: Sent) -> tuple:
+    """``job`` as a worker is sent it: the state and each template's overlay and machine by key once it has them."""
+    runs = tuple((sent.offer(t.key, (t.overlay, t.machine)), t.ram_slots, t.stack_slots, t.candidates)
+                 for t in job.templates)
+    return sent.offer(start_key, job.start.state), job.start.halted, job.prompt_at, job.stop, job.world_globals, runs
+
+
+def unpacked(message: tuple, kept: Kept) -> DispatchJob:
+    """The job a worker was sent by :func:`packed`."""
+    start, halted, prompt_at, stop, world_globals, runs = message
+    snapshot = Snapshot(kept.take(start), halted)
+    templates = []
+    for entry, ram_slots, stack_slots, candidates in runs:
+        overlay, machine = kept.take(entry)
+        templates.append(TemplateRun(overlay, machine, ram_slots, stack_slots, candidates, entry[0]))
+    return DispatchJob(snapshot, prompt_at, stop, world_globals, tuple(templates))
 
 
 def run_job(calls: FrotzCalls, job: DispatchJob, reading: ObjectsReading,

@@ -35,11 +35,12 @@ from multiprocessing.connection import Connection, wait
 
 from zorktui.core.scratch import scratch_file
 from zorktui.engine.actions.batch import HALTED, Outcome, play_batch
-from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, run_job
+from zorktui.engine.actions.dispatch_run import Dispatched, DispatchJob, packed, run_job, unpacked
 from zorktui.engine.calibrate.compass import Compass
 from zorktui.engine.vm.frotz_calls import FrotzCalls
 from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.worker.channel import Channel
+from zorktui.engine.worker.kept import Kept, Sent, key_of
 from zorktui.engine.world.fingerprint import ObjectsReading
 
 #: How many stories' interpreters a worker keeps (least recently searched dropped).
@@ -136,6 +137,7 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
     setups: dict[str, StorySetup] = {}
     interpreters: OrderedDict[tuple[str, int], Interpreter] = OrderedDict()
     callers: dict[str, FrotzCalls] = {}  # per story, its interpreter's low-level calls (for dispatch)
+    kept = Kept()
     conn_out.send(("ready",))
 
     def done(count: int) -> None:
@@ -158,15 +160,15 @@ def _serve(conn_in: Connection, conn_out: Connection, progress: _Progress) -> No
             setup = setups[message[1]]
             vm = _interpreter(interpreters, setup)
             if kind == "dispatch":
-                job: DispatchJob = message[2]
+                job = unpacked(message[2], kept)
                 calls = callers.get(setup.path)
                 if calls is None or calls.vm is not vm:
                     callers[setup.path] = calls = FrotzCalls(vm)
                 reply: list = run_job(calls, job, setup.reading, done)
             else:
-                _kind, _key, state, halted, lifted_state, commands = message
-                start = Snapshot(state, halted)
-                lifted = Snapshot(lifted_state) if lifted_state is not None else None
+                _kind, _key, offered, halted, lifted_offered, commands = message
+                start = Snapshot(kept.take(offered), halted)
+                lifted = Snapshot(kept.take(lifted_offered)) if lifted_offered is not None else None
                 reply = play_batch(vm, start, commands, setup.reading, setup.compass, lifted, done)
         except Exception as error:  # noqa: BLE001 - a fault of ours (or the file gone): reported, not mistaken for the story's
             conn_out.send(("error", repr(error)))
@@ -197,6 +199,7 @@ class _Worker(Channel):
         super().__init__("zorktui.engine.actions.search_workers", path)
         self.ready = False
         self.stories: set[str] = set()
+        self.sent = Sent()
 
     def poll_ready(self, timeout: float = 0.0) -> bool:
         """Whether the worker has loaded (waiting up to ``timeout`` seconds for it)."""
@@ -215,14 +218,16 @@ class _Worker(Channel):
             self.conn_out.send(("setup", setup))
             self.stories.add(setup.key)
 
+    # States and entries go once a worker, then by key (see zorktui.engine.worker.kept).
     def send_batch(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None, commands: list[str]) -> None:
         self._introduce(setup)
-        self.conn_out.send(("play", setup.key, start.state, start.halted,
-                            lifted.state if lifted is not None else None, commands))
+        offered = self.sent.offer(key_of(start.state), start.state)
+        self.conn_out.send(("play", setup.key, offered, start.halted,
+                            self.sent.offer(key_of(lifted.state), lifted.state) if lifted is not None else None, commands))
 
-    def send_dispatch(self, setup: StorySetup, job: DispatchJob) -> None:
+    def send_dispatch(self, setup: StorySetup, job: DispatchJob, start_key: bytes) -> None:
         self._introduce(setup)
-        self.conn_out.send(("dispatch", setup.key, job))
+        self.conn_out.send(("dispatch", setup.key, packed(job, start_key, self.sent)))
 
     def stop(self) -> None:
         self.close()
@@ -294,6 +299,7 @@ class SearchWorkers:
         goes back in line.
         """
         queue = job.chunks(DISPATCH_CHUNKS * len(self._workers))
+        start_key = key_of(job.start.state)
         out: list[Dispatched] = []
         deaths = 0
         with self._lock:
@@ -302,7 +308,7 @@ class SearchWorkers:
             def give(w: int) -> None:
                 if queue:
                     busy[w] = chunk = queue.pop(0)
-                    self._send(w, lambda worker: worker.send_dispatch(setup, chunk))
+                    self._send(w, lambda worker: worker.send_dispatch(setup, chunk, start_key))
 
             for w in range(len(self._workers)):
                 give(w)
