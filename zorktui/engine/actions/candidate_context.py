@@ -67,6 +67,8 @@ class CandidateContexts:
     _timed: set[str]
     _names_here: dict[int, list[str]]
     _names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]]
+    #: Per thing, its words when last asked (or none, and its situation then, where it went unnamed).
+    _named_before: dict[int, tuple[list[str], bytes]]
     _nouns: list[int] | None
     _last_globals: np.ndarray | None
     _global_values: dict[int, set[int]]
@@ -109,13 +111,43 @@ class CandidateContexts:
         # a key unnamed in a shut trunk is asked about again once it is taken.
         names = next((names for unnamed, names in answers
                       if all(chains[o] == chain for o, chain in unnamed.items())), None)
+        called = {o: self.game.facts.name(o) for o in private}
+        if names is None:
+            names = self._names_as_before(private, chains, called)
         if names is None:
             if self._nouns is None:
                 self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-            called = {o: self.game.facts.name(o) for o in private}
-            names = probe_object_words(self.game.vm, zm, private, self._nouns, called)
+            guessed: set[int] = set()
+            names = probe_object_words(self.game.vm, zm, private, self._nouns, called, guessed)
             answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
+            for o in private:
+                self._named_before[o] = (names.get(o, []), chains[o]) if o not in guessed else ([], b"")
         self._names_here = names
+
+    def _names_as_before(self, private: list[int], chains: dict[int, bytes], called: dict[int, str]
+                         ) -> dict[int, list[str]] | None:
+        """Words for a new set of things from earlier answers, where no two of them can be taken for each other.
+
+        Each thing was named without hesitation before (or left unnamed in
+        the same situation: a shut fridge's contents), and no word of one
+        thing's printed name or of its words is another's: then what else is
+        in reach cannot make the parser hesitate. Asked again at each new
+        set, carrying three things from room to room had cost a probe of
+        the dictionary's names at every step. None: the parser is asked.
+        """
+        words: dict[int, list[str]] = {}
+        taken: set[str] = set()
+        for o in private:
+            known, chain = self._named_before.get(o, ([], None))
+            if not known and chain != chains[o]:
+                return None
+            own = set(known) | set(called[o].lower().split())
+            if own & taken:
+                return None
+            taken |= own
+            if known:
+                words[o] = known
+        return words
 
     def _in_sight(self, held: list[int], scope: list[int]) -> list[int]:
         """``scope`` less the things inside others that the parser cannot see (a shut mailbox's leaflet).

@@ -181,6 +181,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         # Words the parser took for each privately named object, per set in scope (with those it could not name).
         self._names_by_scope: dict[bytes, list[tuple[dict[int, bytes], dict[int, list[str]]]]] = {}
         self._names_here: dict[int, list[str]] = {}
+        self._named_before: dict[int, tuple[list[str], bytes]] = {}
         self._nouns: list[int] | None = None
         self._inferring_cache: tuple[int, set[str]] | None = None
         # The property ZIL rooms list their shared scenery in (0: none; None: not looked for yet).

@@ -48,7 +48,8 @@ MAX_AMBIGUOUS = 16
 
 
 def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: list[int],
-                       names: Mapping[int, str] | None = None) -> dict[int, list[str]]:
+                       names: Mapping[int, str] | None = None, guessed: set[int] | None = None
+                       ) -> dict[int, list[str]]:
     """Which dictionary words name which objects in scope, asked of the parser itself.
 
     For stories whose objects keep their names private (Inform 7 parses
@@ -74,6 +75,8 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
             ("stand", "light") is tried only where it is in one of them:
             every verb tried would cost a command, and a TextWorld "stand"
             had had no word, so nothing was put on it.
+        guessed: Filled, where given, with the objects whose words are
+            only those the parser chose them for among several.
 
     Returns:
         Words per object, those of printed names first, each lot in
@@ -93,7 +96,12 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
     resolution = zm.dictionary.resolution
-    words_of = {obj: {word[:resolution] for word in _NAME_WORD.findall(name.lower())} for obj, name in names.items()}
+    # The dictionary keeps a hyphenated word cut at the hyphen ("frosted-" of "frosted-glass"):
+    # missed, the door's only own word was "door", which another door shares.
+    cut = [w.text for w in zm.dictionary.words if w.text.endswith("-")]
+    words_of = {obj: {form for word in _NAME_WORD.findall(name.lower())
+                      for form in [word[:resolution], *(c for c in cut if word.startswith(c))]}
+                for obj, name in names.items()}
     called = set().union(*words_of.values())
     candidates = [w.text for w in zm.dictionary.words if _may_name(w, called)]
     reached: dict[str, str] = {}
@@ -112,6 +120,8 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     vm.restore(start)
     zm.refresh(vm.ram())
     for obj, words in guesses.items():
+        if obj not in found and guessed is not None:
+            guessed.add(obj)
         found.setdefault(obj, words)
     return found
 
@@ -167,4 +177,6 @@ def _name_probe(
             return _AMBIGUOUS if guessed else _NAMED
     if "which do you mean" in reply.lower():
         return _AMBIGUOUS
-    return _NOTHING if all(int(values[k]) == int(before[k]) for k in nouns) else _OTHER
+    # Another thing held where the parser keeps its noun; a refused word may leave it cleared.
+    valid = zm.objects.valid
+    return _OTHER if any(int(values[k]) != int(before[k]) and valid(int(values[k])) for k in nouns) else _NOTHING
