@@ -267,6 +267,18 @@ class CandidateContexts:
         return (self.dispatcher.never_parsed(template) and template not in self._productive
                 and template not in self._timed)
 
+    def _parse_key(self, command: str, objs: tuple[int, ...], here: _Surroundings) -> bytes:
+        """What the parser's reading of ``command`` depends on: its words and, where it names things, theirs.
+
+        A thing named is read by its own and its holders' states (seen, in
+        reach) and by what else is held and in reach (a name that fits two).
+        A command naming nothing (a direction, a verb alone) reads the same anywhere.
+        """
+        if not objs:
+            return command.encode()
+        named = b"".join(here.chains[o] for o in objs)
+        return hashlib.blake2b(b"|".join((command.encode(), named, here.around)), digest_size=12).digest()
+
     def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
         """For a pair, whether either names the other in a property (the door's key, where it leads).
 

@@ -65,8 +65,8 @@ class DispatchedPlaying:
     _vm_lock: threading.RLock
     #: Globals the library's actions keep books in: they differ where an action returns, yet the turn ends as idle.
     _action_books: set[int]
-    #: Commands naming nothing, typed and found to do what dispatch did (see _disagrees).
-    _confirmed: set[str]
+    #: Commands typed and found to do what dispatch did, each where the parser saw what it saw (see _disagrees).
+    _confirmed: set[bytes]
 
     if TYPE_CHECKING:  # CandidatePlaying's, on the same host
         def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
@@ -122,7 +122,8 @@ class DispatchedPlaying:
 
     def _disagrees(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
                    dispatched: dict[int, _Played], typed: list[int], keys: list[bytes],
-                   state_key: Callable[[bytes, np.ndarray], bytes], idle_keys: set[bytes], state: bytes) -> bool:
+                   state_key: Callable[[bytes, np.ndarray], bytes], idle_keys: set[bytes], state: bytes,
+                   parse_key: Callable[[int], bytes]) -> bool:
         """Judge dispatch against typing; True where a template was just refused (the search is run again).
 
         Candidates both dispatched and typed (their template on trial) are
@@ -130,13 +131,12 @@ class DispatchedPlaying:
         changed the world, if only dispatched, is typed: a listed action is
         one a person can type and that does what the group does.
 
-        A command naming nothing (a direction, a verb alone) typed once and
-        agreeing is not typed again: its parse reads nothing of the world
-        and writes the same each time. One naming things is typed each
-        time: what its parse writes (a pronoun) may differ from what the
-        template's entry wrote, and after "examine nessa", "ask nessa for
-        tea" had agreed in one state and not in the next, its things as they
-        were.
+        A command typed and agreeing is not typed again where the parser
+        sees what it saw then (``parse_key``): the same words and, for a
+        command naming things, those things and their holders as they were,
+        among the same things held and in reach (a name two things fit).
+        Dispatch runs the action from the state searched either way, so only
+        the parse could tell the two apart.
         """
         judge = self.dispatcher
         was_typed = set(typed)
@@ -163,7 +163,7 @@ class DispatchedPlaying:
         for k, members in groups.items():
             plainest = min(members, key=lambda i: _plainness(to_try[i][0], to_try[i][1]))
             if plainest in dispatched and plainest not in was_typed:
-                if not to_try[plainest][2] and to_try[plainest][0] in self._confirmed:
+                if parse_key(plainest) in self._confirmed:
                     judge.stats.confirmed_before += 1
                 else:
                     unconfirmed.append((plainest, k))
@@ -173,8 +173,8 @@ class DispatchedPlaying:
                 if state_key(h, g) != k:
                     judge.refuse(to_try[i][1])
                     refused = True
-                elif not to_try[i][2]:
-                    self._confirmed.add(to_try[i][0])
+                else:
+                    self._confirmed.add(parse_key(i))
             judge.stats.confirmed += len(unconfirmed)
         return refused
 

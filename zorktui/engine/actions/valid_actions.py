@@ -158,7 +158,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         # Globals seen disturbed by many candidates in some state: parser scratch.
         self._scratch: set[int] = set()
         self._action_books: set[int] = set()  # see dispatched_play.py
-        self._confirmed: set[str] = set()  # see dispatched_play.py
+        self._confirmed: set[bytes] = set()  # see dispatched_play.py
         self._timed: set[str] = set()  # see CandidateContexts._refused_by_parser
         # (template, objects) -> (context digest, changed the world?, the candidate it had the same effect as)
         self._memo: dict[tuple[str, tuple[int, ...]], tuple[bytes, bool, tuple[str, tuple[int, ...]] | None]] = {}
@@ -315,7 +315,8 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             h = results[i][3]
             if looking and h.endswith(b"?") and h[:-1] == unplayed[0] and self._parser_asked(start, to_try[i][0], looking):
                 keys[i] = unplayed_key
-        if dispatched and self._disagrees(start, to_try, dispatched, typed, keys, state_key, idle_keys, unplayed_key):
+        if dispatched and self._disagrees(start, to_try, dispatched, typed, keys, state_key, idle_keys, unplayed_key,
+                                          lambda i: self._parse_key(to_try[i][0], to_try[i][2], here)):
             vm.restore(start)
             return self.find()  # with the templates that disagreed typed (each time one fewer)
         # A follower joins its leader's group when the leader, unchanged in
