@@ -111,18 +111,25 @@ class CandidateContexts:
         # a key unnamed in a shut trunk is asked about again once it is taken.
         names = next((names for unnamed, names in answers
                       if all(chains[o] == chain for o, chain in unnamed.items())), None)
-        called = {o: self.game.facts.name(o) for o in private}
         if names is None:
+            called = {o: self.game.facts.name(o) for o in private}
             names = self._names_as_before(private, chains, called)
-        if names is None:
-            if self._nouns is None:
-                self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
-            guessed: set[int] = set()
-            names = probe_object_words(self.game.vm, zm, private, self._nouns, called, guessed)
+            if names is None:
+                names = self._asked_names(private, chains, called)
             answers.append(({o: chains[o] for o in private if not names.get(o)}, names))
-            for o in private:
-                self._named_before[o] = (names.get(o, []), chains[o]) if o not in guessed else ([], b"")
         self._names_here = names
+
+    def _asked_names(self, private: list[int], chains: dict[int, bytes], called: dict[int, str]
+                     ) -> dict[int, list[str]]:
+        """Words for ``private`` things asked of the parser (see :func:`probe_object_words`), remembered per thing."""
+        zm = self.game.zm
+        if self._nouns is None:
+            self._nouns = noun_globals(self.game.vm, zm, self.game.facts.player)
+        guessed: set[int] = set()
+        names = probe_object_words(self.game.vm, zm, private, self._nouns, called, guessed)
+        for o in private:
+            self._named_before[o] = (names.get(o, []), chains[o]) if o not in guessed else ([], b"")
+        return names
 
     def _names_as_before(self, private: list[int], chains: dict[int, bytes], called: dict[int, str]
                          ) -> dict[int, list[str]] | None:
