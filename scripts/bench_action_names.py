@@ -104,6 +104,30 @@ def measure(path: Path, verbose: bool = False) -> tuple[float, float, int]:
     return written / max(1, counted), sum(recalls) / max(1, len(recalls)), counted
 
 
+def extras(path: Path) -> tuple[int, list[str]]:
+    """Along a TextWorld game's walkthrough, the listed actions that leave the world as it was when typed.
+
+    Returns:
+        (actions listed, those that changed nothing typed).
+    """
+    from zorktui.engine.game import Game
+
+    walk, _admissible = textworld_states(path)
+    game = Game(path)
+    listed, idle = 0, []
+    try:
+        for step in walk:
+            before = game.current.state_hash
+            for action in game.valid_actions():
+                listed += 1
+                if game.peek(action).state_hash == before:
+                    idle.append(action)
+            game.step(step)
+    finally:
+        game.close()
+    return listed, idle
+
+
 def zork_trap_door(story: Path) -> tuple[str, ...]:
     """Zork I's valid actions in the living room after "move rug" (the way there is Zork's opening)."""
     from zorktui.engine.game import Game
@@ -144,6 +168,7 @@ def main() -> None:
     parser.add_argument("--bundled", action="store_true", help="print the bundled game's actions along its walkthrough")
     parser.add_argument("--states", type=int, default=12, help="states of the bundled game to print")
     parser.add_argument("-v", "--verbose", action="store_true", help="per state: commands not written as TextWorld writes them")
+    parser.add_argument("--extras", action="store_true", help="also type every listed action: those that change nothing")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     games = list(args.games)
@@ -155,6 +180,9 @@ def main() -> None:
         shares.append(share)
         recalls.append(recall)
         print(f"{path.name}: as TextWorld writes them {share:.0%} of {counted}, recall by state {recall:.3f}")
+        if args.extras:
+            listed, idle = extras(path)
+            print(f"  listed {listed} along the walkthrough; unchanged when typed {len(idle)} {idle[:5]}")
     if len(games) > 1:
         print(f"mean: as written {sum(shares) / len(shares):.0%}, recall by state {sum(recalls) / len(recalls):.3f}")
     if args.zork:
