@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
-from zorktui.engine.world.fingerprint import object_state
 
 if TYPE_CHECKING:
     from zorktui.engine.actions.dispatch import Dispatcher
@@ -171,10 +170,9 @@ class CandidateContexts:
         return [obj for obj in scope if obj not in unseen] if unseen else scope
 
     def _object_state(self, obj: int) -> bytes:
-        # Not the library's bookkeeping bits ("mentioned"): every look flips them, and with them
-        # every context in the room, so each candidate there had been played again.
-        fingerprint = self.game.fingerprint
-        return object_state(self.game.zm, obj, fingerprint.noise_properties, fingerprint.attributes(obj))
+        # As the fingerprint reads it: not the library's bookkeeping bits ("mentioned"), which most
+        # commands flip, and with them every context in the room.
+        return self.game.fingerprint.object_state(obj)
 
     def _world_globals(self, ram: np.ndarray) -> bytes:
         """Digest of the world globals that are flags, learning which ones are bookkeeping."""

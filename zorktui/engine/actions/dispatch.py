@@ -447,4 +447,3 @@ class Dispatcher:
             self.returns_at = self.calls.step_out()
         self._entries[template] = entry
         return entry
-

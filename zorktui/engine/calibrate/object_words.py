@@ -80,8 +80,9 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
 
     Returns:
         Words per object, those of printed names first, each lot in
-        dictionary order: those the parser took for the object without hesitation, or, for an object that has none, those
-        it chose it for among several ("(the yellow pepper)").
+        dictionary order: those the parser took for the object without
+        hesitation, or, for an object that has none, those it chose it for
+        among several ("(the yellow pepper)").
     """
     if not nouns or "examine" not in zm.dictionary:
         return {}
@@ -92,6 +93,7 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     # point it at the player: a stale value then cannot pass for a match.
     vm.step("examine me")
     base = vm.snapshot()
+    as_before = globals_of(zm, base.ram())
     found: dict[int, list[str]] = {}
     guesses: dict[int, list[str]] = {}
     ambiguous: list[str] = []
@@ -108,7 +110,7 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
     for text in sorted(candidates, key=lambda t: t not in called):
         if text not in called and not _unnamed_in_sight(wanted, found, guesses, words_of, reached, names):
             break
-        reached[text] = _name_probe(vm, zm, base, text, nouns, wanted, found, guesses)
+        reached[text] = _name_probe(vm, zm, (base, as_before), text, nouns, wanted, found, guesses)
         if reached[text] == _AMBIGUOUS:
             ambiguous.append(text)
     # "examine potato" may ask which potato: a second word may settle it ("red potato").
@@ -116,7 +118,7 @@ def probe_object_words(vm: Interpreter, zm: ZMachine, scope: list[int], nouns: l
         for first in ambiguous:
             for second in ambiguous:
                 if first != second:
-                    _name_probe(vm, zm, base, f"{first} {second}", nouns, wanted, found, guesses)
+                    _name_probe(vm, zm, (base, as_before), f"{first} {second}", nouns, wanted, found, guesses)
     vm.restore(start)
     zm.refresh(vm.ram())
     for obj, words in guesses.items():
@@ -154,10 +156,10 @@ _NAMED, _AMBIGUOUS, _OTHER, _NOTHING = "named", "ambiguous", "other", "nothing"
 
 
 def _name_probe(
-    vm: Interpreter, zm: ZMachine, base: Snapshot, words: str, nouns: list[int], wanted: set[int],
-    found: dict[int, list[str]], guesses: dict[int, list[str]],
+    vm: Interpreter, zm: ZMachine, base: tuple[Snapshot, np.ndarray], words: str, nouns: list[int],
+    wanted: set[int], found: dict[int, list[str]], guesses: dict[int, list[str]],
 ) -> str:
-    """Examine ``words``; record the object the parser took them for.
+    """Examine ``words`` from ``base`` (the state after "examine me", and its globals); record what they reached.
 
     Returns:
         What they reached: ``_AMBIGUOUS`` where they fit more than one thing
@@ -165,11 +167,11 @@ def _name_probe(
         yellow pepper)"), ``_NAMED``, ``_OTHER`` (a thing not asked about) or
         ``_NOTHING`` (the noun variable still holds the player).
     """
-    vm.restore(base)
+    state, before = base
+    vm.restore(state)
     reply = vm.step(f"examine {words}")
     guessed = reply.lstrip().startswith("(")
     values = globals_of(zm, vm.ram())
-    before = globals_of(zm, base.ram())
     for k in nouns:
         obj = int(values[k])
         if obj in wanted:

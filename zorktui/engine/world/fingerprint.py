@@ -180,6 +180,10 @@ class Fingerprinter:
             return raw
         return bytes(np.frombuffer(raw, dtype=np.uint8) & self._memory_mask[entry:end])
 
+    def object_state(self, obj: int) -> bytes:
+        """One object's own state as this fingerprint reads it (see :func:`object_state`): its bookkeeping left out."""
+        return object_state(self.zm, obj, self.noise_properties, self.attributes(obj))
+
     def kept_mask(self) -> np.ndarray:
         """Per global, the bits :meth:`kept_globals` keeps (a copy: 0 for noise, 0xFFFF for the rest)."""
         return self._kept_mask.copy()
