@@ -208,6 +208,39 @@ def test_a_pair_the_parser_refuses_for_one_thing_looks_like_any_with_that_thing(
 
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
+def test_what_the_parser_reads_of_a_command_is_its_things_and_what_is_in_scope(tw_game) -> None:
+    """Taking one thing leaves the parse of a command naming another as it was; of one naming it, not.
+
+    Only the things named (with their holders) and which things are in
+    scope count: the confirmation typed before holds for the rest.
+    """
+    path, _truth = tw_game("cooking9", 123)
+    game = Game(path)
+    try:
+        finder = ActionFinder(game, parallel=False)
+        for command in ["go south", "go north", "go west", "go south", "take knife from table"]:
+            game.step(command)
+        finder.find()
+
+        def keys() -> dict[int, bytes]:
+            held, scope = finder._scope()
+            here = finder._surroundings(held, scope, game.vm.ram())
+            return {o: finder._parse_key(f"examine {o}", (o,), here) for o in scope}, set(held)
+
+        before, held_before = keys()
+        game.step("put knife on counter")
+        after, held_after = keys()
+        assert held_before - held_after  # the knife went down
+        moved = next(iter(held_before - held_after))
+        assert before[moved] != after[moved]
+        assert all(before[o] == after[o] for o in before if o != moved and o in after)
+        finder.close()
+    finally:
+        game.close()
+
+
+@pytest.mark.textworld
+@pytest.mark.filterwarnings("ignore:.*is not fully supported")
 def test_a_template_the_parser_refuses_is_not_tried_again_on_things_that_look_the_same(tw_game) -> None:
     """TextWorld's "ask X for Y" and "push X Y" want a creature and a direction, and no room has either.
 

@@ -40,6 +40,7 @@ class _Surroundings:
         chains: Per object in scope, its own state and its holders' states.
         signatures: Per object in scope, what it looks like to the library.
         around: The objects held (with their states) and the objects in scope.
+        in_scope: The objects in scope (which of them the player holds left out).
         world: The world globals that change rarely (flags).
         held: The objects held.
         contexts: One-object contexts made so far in this state, per (object, productive, inferring).
@@ -49,6 +50,7 @@ class _Surroundings:
     chains: dict[int, bytes]
     signatures: dict[int, bytes]
     around: bytes
+    in_scope: bytes
     world: bytes
     held: frozenset[int]
     contexts: dict[tuple[int, bool, bool], bytes] = field(default_factory=dict)
@@ -218,9 +220,9 @@ class CandidateContexts:
 
         chains = {o: chain(o) for o in scope}
         signatures = {o: self._signature(o, o in held) for o in scope}
-        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held))
-        around += b"".join(o.to_bytes(2, "big") for o in sorted(scope))
-        return _Surroundings(states, chains, signatures, around, self._world_globals(ram), frozenset(held))
+        in_scope = b"".join(o.to_bytes(2, "big") for o in sorted(scope))
+        around = b"".join(o.to_bytes(2, "big") + state(o) for o in sorted(held)) + in_scope
+        return _Surroundings(states, chains, signatures, around, in_scope, self._world_globals(ram), frozenset(held))
 
     def _signature(self, obj: int, held: bool) -> bytes:
         """What an object looks like to the game's library: attributes, which properties, held or not.
@@ -276,13 +278,17 @@ class CandidateContexts:
         """What the parser's reading of ``command`` depends on: its words and, where it names things, theirs.
 
         A thing named is read by its own and its holders' states (seen, in
-        reach) and by what else is held and in reach (a name that fits two).
+        reach, held: a slot that wants a held thing takes it first) and by
+        what else is in scope (a name that fits two). Not by what else is
+        held: that only ranks things one name fits, where the parser
+        guesses rather than asks. Keyed on it, taking one thing had every
+        confirmation in the room typed again.
         A command naming nothing (a direction, a verb alone) reads the same anywhere.
         """
         if not objs:
             return command.encode()
         named = b"".join(here.chains[o] for o in objs)
-        return hashlib.blake2b(b"|".join((command.encode(), named, here.around)), digest_size=12).digest()
+        return hashlib.blake2b(b"|".join((command.encode(), named, here.in_scope)), digest_size=12).digest()
 
     def _link(self, objs: tuple[int, ...]) -> tuple[bytes, ...]:
         """For a pair, whether either names the other in a property (the door's key, where it leads).
