@@ -171,7 +171,7 @@ class CandidateListing:
         lying = {o for o in named if place is not None and parent(o) == place.room}
         for template in self.templates.double:
             pairs = self._pairs(template, named, held_named, lying, here)
-            for a, b in pairs[:MAX_PAIRS]:
+            for a, b in pairs:
                 out.append((template.format(names[a], names[b]), template, (a, b)))
         return out
 
@@ -186,7 +186,7 @@ class CandidateListing:
 
     def _pairs(self, template: str, named: list[int], held_named: list[int], lying: set[int],
                here: _Surroundings) -> list[tuple[int, int]]:
-        """Every pair ``template`` may take here, in the order to try them (see the module docstring).
+        """The pairs ``template`` is tried with here: at most :data:`MAX_PAIRS`, in order (see the module docstring).
 
         ``lying``: the things in scope lying directly in the room.
         """
@@ -212,8 +212,12 @@ class CandidateListing:
                               self._worked_slots.get(template, (set(), set())), self._linked, lying)
         if len(ordered) <= MAX_PAIRS:
             return ordered
-        known = [ab for ab in ordered if self._failed_before(template, ab, self._context(template, ab, here))]
-        if not known:
-            return ordered
-        gone = set(known)
-        return [ab for ab in ordered if ab not in gone] + known
+        # The first MAX_PAIRS of those not failed here before, then of those that have: asked pair by pair
+        # only until the cap is full (a kitchen's templates make about a thousand pairs a search).
+        fresh: list[tuple[int, int]] = []
+        known: list[tuple[int, int]] = []
+        for ab in ordered:
+            (known if self._failed_before(template, ab, self._context(template, ab, here)) else fresh).append(ab)
+            if len(fresh) == MAX_PAIRS:
+                break
+        return (fresh + known)[:MAX_PAIRS]
