@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -74,19 +75,22 @@ class CandidatePlaying:
         """
         return play_batch(vm, start, commands, self._reading, self._compass, lifted)
 
-    def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]:
+    def _play(self, start: Snapshot, commands: list[str], sent: Callable[[], None] = lambda: None) -> list[_Played]:
         """Play each command from ``start``; results in the order of ``commands``.
 
         With ``parallel``, every other command goes to the twin interpreter in
         the worker thread. Interleaving (rather than halves) keeps the two
-        shares even: two-object commands, the dearest, come last.
+        shares even: two-object commands, the dearest, come last. ``sent`` is
+        told once the commands are on their way (before this interpreter is
+        waited for, where they are played on it).
         """
         if not commands:
+            sent()
             return []
         deadly = self._deadly_ones()
         if deadly and not deadly.isdisjoint(commands):
             # Known to kill an interpreter: never played again, here least of all.
-            played_ones = iter(self._play(start, [c for c in commands if c not in deadly]))
+            played_ones = iter(self._play(start, [c for c in commands if c not in deadly], sent))
             dead: _Played = (HALTED, self.game.fingerprint.kept_globals(start.ram()), None, DIED)
             return [dead if c in deadly else next(played_ones) for c in commands]
         lifted = None
@@ -102,13 +106,14 @@ class CandidatePlaying:
             # Every batch, however small: a command that kills an interpreter kills a worker, not us.
             # A small one goes to one worker alone (one hand-over instead of two).
             try:
-                played = workers.play(self._story_setup(), start, lifted, commands, split=split)
+                played = workers.play(self._story_setup(), start, lifted, commands, split=split, sent=sent)
             except WorkerError:
                 self.workers = False  # this game searches on its own from now on
             else:
                 self._deadly.update(c for c, outcome in zip(commands, played, strict=False) if outcome[2] == DIED)
                 self._measured((2 if split else 1) * (time.perf_counter() - began), len(commands))
                 return self._read(played, start)
+        sent()
         with self._vm_lock:  # dispatch may be using the game's interpreter on the main thread meanwhile
             return self._play_here(start, commands, lifted, split, began)
 
@@ -177,7 +182,9 @@ class CandidatePlaying:
             return self._deadly
         workers = shared_workers()
         killed = workers.killed_by(self._setup) if workers is not None else frozenset()
-        return self._deadly | killed if killed else self._deadly
+        # Into the game's own set: a game refuses them by hand too, though its fork's search found them.
+        self._deadly |= killed
+        return self._deadly
 
     def _search_workers(self) -> SearchWorkers | None:
         """The process's search workers, loaded (the first search waits for them, about 0.2 s), or None where they are off."""

@@ -19,6 +19,9 @@ from zorktui.engine.actions.search_workers import WorkerError
 from zorktui.engine.directions import ORDER, direction_of
 from zorktui.engine.zmachine.verbs import PREFERRED, shape_rank
 
+#: Seconds at most to wait for a batch typed ahead to reach the workers (see DispatchedPlaying._typing_ahead).
+SENDING_WAIT = 1.0
+
 if TYPE_CHECKING:
     from zorktui.engine.actions.candidate_play import _Played
     from zorktui.engine.actions.dispatch import Dispatcher
@@ -69,7 +72,7 @@ class DispatchedPlaying:
     _confirmed: set[bytes]
 
     if TYPE_CHECKING:  # CandidatePlaying's, on the same host
-        def _play(self, start: Snapshot, commands: list[str]) -> list[_Played]: ...
+        def _play(self, start: Snapshot, commands: list[str], sent: Callable[[], None] = ...) -> list[_Played]: ...
         def _read(self, played: list, start: Snapshot) -> list[_Played]: ...
         def _search_workers(self) -> SearchWorkers | None: ...
         def _story_setup(self) -> StorySetup: ...
@@ -82,13 +85,37 @@ class DispatchedPlaying:
         templates' entries) and weighs its sample; the dispatched job then
         takes its turn on the workers.
         """
-        if self.parallel and self.workers and self.dispatcher.active and self._search_workers() is not None:
-            if self._typist is None:
-                self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")
-            return self._typist.submit(self._play, start, commands)
+        if self.dispatcher.active and (ahead := self._typing_ahead(start, commands)) is not None:
+            return ahead
         done: Future[list[_Played]] = Future()
         done.set_result(self._play(start, commands))
         return done
+
+    def _typing_ahead(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]] | None:
+        """Play ``commands`` typed on the search workers from a thread (None where there are none).
+
+        The search's idle baseline goes before the candidates are even
+        listed: the workers type it while this thread reads the room. The
+        caller holds ``_vm_lock`` meanwhile, where it uses the interpreter:
+        a worker that fails has the batch played on it.
+        """
+        if not (self.parallel and self.workers and self._search_workers() is not None):
+            return None
+        if self._typist is None:
+            self._typist = ThreadPoolExecutor(max_workers=1, thread_name_prefix="typed-candidates")
+        sent = threading.Event()
+
+        def play() -> list[_Played]:
+            try:
+                return self._play(start, commands, sent.set)
+            finally:
+                sent.set()
+
+        ahead = self._typist.submit(play)
+        # Until the batch is on its way: this thread would otherwise keep the interpreter lock for
+        # Python's whole switch interval (5 ms), and the workers would wait for the room to be read.
+        sent.wait(SENDING_WAIT)
+        return ahead
 
     def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],
                     among: set[int]) -> dict[int, _Played]:

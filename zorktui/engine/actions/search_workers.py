@@ -256,17 +256,17 @@ class SearchWorkers:
         return bool(self._workers) and all(w.poll_ready(timeout) for w in self._workers)
 
     def play(self, setup: StorySetup, start: Snapshot, lifted: Snapshot | None,
-             commands: list[str], split: bool = True) -> list[Outcome]:
+             commands: list[str], split: bool = True, sent: Callable[[], None] = lambda: None) -> list[Outcome]:
         """Play ``commands`` from ``start``, shared between the workers; outcomes in order.
 
         Interleaved shares (rather than halves) keep the workers even: two-object
-        commands, the dearest, come last. Without ``split``, the first worker
-        plays them all (a batch too small to be worth two hand-overs).
+        commands, the dearest, come last. Without ``split``, the first worker plays
+        them all (too small to be worth two hand-overs). ``sent``: told once sent.
         """
         killers = self._killers.setdefault(setup.key, set())
         if killers & set(commands):  # not played again: each would cost a worker
             played = [c for c in commands if c not in killers]
-            outcomes = iter(self.play(setup, start, lifted, played, split) if played else [])
+            outcomes = iter(self.play(setup, start, lifted, played, split, sent) if played else [])
             dead = _no_action(setup, start, DIED)
             return [dead if c in killers else next(outcomes) for c in commands]
         with self._lock:
@@ -276,6 +276,7 @@ class SearchWorkers:
                 if share:
                     self._send(i, functools.partial(_Worker.send_batch, setup=setup, start=start, lifted=lifted,
                                                     commands=share))
+            sent()
             try:
                 results = [self._collect(i, setup, start, lifted, share) if share else []
                            for i, share in enumerate(shares)]

@@ -54,6 +54,7 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -62,7 +63,9 @@ from zorktui.engine.actions.candidate_context import CandidateContexts
 from zorktui.engine.actions.candidate_lists import (  # noqa: F401 - MAX_PAIRS: tests read it here
     IDLE_WORDS,
     MAX_PAIRS,
+    Candidate,
     CandidateListing,
+    Chosen,
     FinderStats,
 )
 from zorktui.engine.actions.candidate_play import (  # noqa: F401 - PARALLEL_MIN_SECONDS: tests tune searches by it
@@ -90,6 +93,9 @@ from zorktui.engine.vm.interpreter import Interpreter, Snapshot
 from zorktui.engine.world.naming import Namer
 from zorktui.engine.zmachine.local_globals import local_globals, local_globals_property
 from zorktui.engine.zmachine.story_family import made_by_textworld
+
+if TYPE_CHECKING:
+    from zorktui.engine.actions.candidate_context import _Surroundings
 
 _NONSENSE = "qzxvw"
 #: Commands that pass time or look around without touching anything.
@@ -238,11 +244,17 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         scope = list(dict.fromkeys(held + around))
         return held, scope[:MAX_OBJECTS]
 
-    def find(self) -> tuple[str, ...]:
-        """Search the current state; the game is left exactly as it was."""
+    def _listed(self, start: Snapshot) -> tuple[list[int], list[int], _Surroundings, list[Candidate], Chosen,
+                                              tuple[bytes, np.ndarray], int | None, FinderStats]:
+        """The state's candidates and what they are judged by: the part of :meth:`find` that reads the room.
+
+        Returns:
+            (held, scope, surroundings, candidates, those chosen to play, the
+            state's own (objects hash, kept globals), its move count, the new
+            search's stats).
+        """
         game = self.game
         vm, zm = game.vm, game.zm
-        start = vm.snapshot()
         self._refs = {}  # objects named in each object's properties, read as needed this search
         held, scope = self._scope()
         zm.refresh(vm.ram())
@@ -260,7 +272,6 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             learn_double_templates(vm, zm, self.templates, held_word)
             vm.restore(start)
         fingerprint = game.fingerprint
-        idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         vm.restore(start)
         zm.refresh(vm.ram())
         unplayed = (fingerprint.objects_only(vm.ram()), fingerprint.kept_globals(vm.ram()))
@@ -269,15 +280,26 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         stats = FinderStats()
         candidates = self._candidates(held, scope, here)
         chosen = self._chosen(candidates, here, stats)
+        return held, scope, here, candidates, chosen, unplayed, start_moves, stats
+
+    def find(self) -> tuple[str, ...]:
+        """Search the current state; the game is left exactly as it was."""
+        game = self.game
+        vm, zm = game.vm, game.zm
+        start = vm.snapshot()
+        idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
+        with self._vm_lock:  # the idle baseline, typed meanwhile, falls back to this interpreter if need be
+            ahead = self._typing_ahead(start, idle)
+            held, scope, here, candidates, chosen, unplayed, start_moves, stats = self._listed(start)
         to_try, contexts, followers, steady = chosen.to_try, chosen.contexts, chosen.followers, chosen.steady
         # Dispatched where evidence allows (dispatch.py), the rest typed; both on the workers. On trial, both ways.
         self.dispatcher.new_search()
         deadly = self._deadly_ones()
         trusted = {i for i, (c, template, _o) in enumerate(to_try) if self.dispatcher.trusted(template) and c not in deadly}
         first = [i for i in range(len(to_try)) if i not in trusted]
-        typing = self._typing(start, idle + [to_try[i][0] for i in first])  # idle too: one hand-over
+        typing = self._typing(start, ([] if ahead else idle) + [to_try[i][0] for i in first])
         dispatched = self._dispatched(start, to_try, trusted)
-        outcomes = typing.result()
+        outcomes = (ahead.result() if ahead else []) + typing.result()
         deadly = self._deadly_ones()  # with those the typing just found
         dispatched |= self._dispatched(start, to_try, {i for i in first if to_try[i][0] not in deadly})  # once typed
         idle_after, typed_outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
@@ -402,7 +424,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
                 takes.setdefault(objs[0], command)
         self.untaken = tuple(c for c in takes.values() if c not in changed_commands)
         stats.valid = len(found)
-        stats.learned_templates = len(self.templates)
+        stats.learned_templates = len(self.templates) if self.templates is not None else 0
         # Counted as kept, not by walking the memo: that grows with every state searched.
         stats.failures_remembered = len(self._failed_in)
         self.stats = stats
