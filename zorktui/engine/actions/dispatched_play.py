@@ -91,13 +91,15 @@ class DispatchedPlaying:
         done.set_result(self._play(start, commands))
         return done
 
-    def _typing_ahead(self, start: Snapshot, commands: list[str]) -> Future[list[_Played]] | None:
+    def _typing_ahead(self, start: Snapshot, commands: list[str], until_sent: bool = False
+                      ) -> Future[list[_Played]] | None:
         """Play ``commands`` typed on the search workers from a thread (None where there are none).
 
         The search's idle baseline goes before the candidates are even
-        listed: the workers type it while this thread reads the room. The
-        caller holds ``_vm_lock`` meanwhile, where it uses the interpreter:
-        a worker that fails has the batch played on it.
+        listed (``until_sent``: this thread goes on once it is sent): the
+        workers type it while this thread reads the room. The caller holds
+        ``_vm_lock`` meanwhile, where it uses the interpreter: a worker that
+        fails has the batch played on it.
         """
         if not (self.parallel and self.workers and self._search_workers() is not None):
             return None
@@ -112,9 +114,10 @@ class DispatchedPlaying:
                 sent.set()
 
         ahead = self._typist.submit(play)
-        # Until the batch is on its way: this thread would otherwise keep the interpreter lock for
-        # Python's whole switch interval (5 ms), and the workers would wait for the room to be read.
-        sent.wait(SENDING_WAIT)
+        if until_sent:
+            # Reading the room, this thread would otherwise keep the interpreter lock for Python's
+            # whole switch interval (5 ms), and the workers would wait for the room to be read.
+            sent.wait(SENDING_WAIT)
         return ahead
 
     def _dispatched(self, start: Snapshot, to_try: list[tuple[str, str, tuple[int, ...]]],

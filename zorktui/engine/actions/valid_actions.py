@@ -289,7 +289,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         start = vm.snapshot()
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         with self._vm_lock:  # the idle baseline, typed meanwhile, falls back to this interpreter if need be
-            ahead = self._typing_ahead(start, idle)
+            ahead = self._typing_ahead(start, idle, until_sent=True)
             held, scope, here, candidates, chosen, unplayed, start_moves, stats = self._listed(start)
         to_try, contexts, followers, steady = chosen.to_try, chosen.contexts, chosen.followers, chosen.steady
         # Dispatched where evidence allows (dispatch.py), the rest typed; both on the workers. On trial, both ways.
