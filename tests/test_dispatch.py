@@ -222,7 +222,7 @@ def test_what_the_parser_reads_of_a_command_is_its_things_and_what_is_in_scope(t
             game.step(command)
         finder.find()
 
-        def keys() -> dict[int, bytes]:
+        def keys() -> tuple[dict[int, bytes], set[int]]:
             held, scope = finder._scope()
             here = finder._surroundings(held, scope, game.vm.ram())
             return {o: finder._parse_key(f"examine {o}", (o,), here) for o in scope}, set(held)
