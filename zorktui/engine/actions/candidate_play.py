@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 #: Below this many candidates a second thread costs more than it saves (handing
 #: a batch to the worker costs well under one command's time).
 PARALLEL_MIN = 4
+#: The same for the worker processes: a second hand-over there is one message, no thread switch.
+WORKERS_MIN = 2
 #: Nor below this much work (seconds) in a batch: on a small ZIL story a
 #: command costs a few microseconds, and handing half a batch to the twin
 #: (a thread switch, the GIL passed back and forth) cost more than it saved.
@@ -100,8 +102,8 @@ class CandidatePlaying:
             lifted = self._lifted[1]
         began = time.perf_counter()
         worth_twin = self._per_command is None or len(commands) * self._per_command >= PARALLEL_MIN_SECONDS
-        split = len(commands) >= PARALLEL_MIN and worth_twin
         workers = self._search_workers() if self.parallel and self.workers else None
+        split = len(commands) >= (WORKERS_MIN if workers is not None else PARALLEL_MIN) and worth_twin
         if workers is not None:
             # Every batch, however small: a command that kills an interpreter kills a worker, not us.
             # A small one goes to one worker alone (one hand-over instead of two).
