@@ -202,7 +202,7 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
     # Outcomes are judged, and new states told, on a game of today's that no finder searches:
     # no measured finder's interpreter is used for anything but its own searches.
     judge = list(finders.values())[-1][0](story)
-    out = {name: ([], [], [0, 0], [], [], []) for name in finders}
+    out = {name: ([], [], [0, 0], [], [], [], []) for name in finders}
     seen: set[str] = set()
     for command in [None, *commands]:
         if command is not None and any([g.step(command).done for g in [*games.values(), judge]]):
@@ -219,11 +219,12 @@ def time_valid_actions(story: Path, commands: list[str], refs, finders: dict, pa
         turn = index % len(names)
         for name in names[turn:] + names[:turn]:
             game = games[name]
-            per_state, tried, counts, misses, split, _instructions = out[name]
+            per_state, tried, counts, misses, split, _instructions, phases = out[name]
             t = time.perf_counter()
             valid = game.valid_actions()
             per_state.append((time.perf_counter() - t) * 1000)
             tried.append(game._finder.stats.tried)
+            phases.append(dict(getattr(game._finder.stats, "phases", {})))  # an older finder's stats have none
             split.append((getattr(game._finder.stats, "dispatched", 0), getattr(game._finder.stats, "typed", 0)))
             if refs is not None:
                 # Outcomes judged on today's game, so every finder's commands are hashed alike.
@@ -313,7 +314,7 @@ def main() -> None:
     mode = "serial" if args.serial else "default"
     for path, (commands, refs) in paths.items():
         results = time_valid_actions(args.story, commands, refs, finders, parallel=False if args.serial else None)
-        for name, (va, tried, (found, total), misses, split, (counted,)) in results.items():
+        for name, (va, tried, (found, total), misses, split, (counted,), phases) in results.items():
             print(f"valid actions, {path}, finder {name} ({len(commands)} commands, {len(va)} new states, {mode}):")
             print(f"{'  first state (learns templates)':34s}{va[0]:9.1f} ms")
             print(f"{'  per new state':34s}{statistics.median(va):9.1f} ms{statistics.mean(va):9.1f} ms")
@@ -325,6 +326,10 @@ def main() -> None:
                 typed_n, returned, to_read = counted
                 print(f"{'  instructions per candidate':34s}typed {typed_n:,.0f}; dispatched {returned:,.0f} to the"
                       f" action's return ({typed_n / max(1, returned):.1f}x fewer), {to_read:,.0f} to the next read")
+            names = list(dict.fromkeys(p for state in phases for p in state))
+            if names:  # the search's own wall time, phase by phase (ActionFinder.find), medians over the new states
+                print("  phases, median ms:", "; ".join(
+                    f"{p} {statistics.median(state.get(p, 0.0) for state in phases):.1f}" for p in names))
             if args.per_state:
                 print("  per state (ms, candidates):", " ".join(f"{v:.0f}/{n}" for v, n in zip(va, tried, strict=False)))
             if refs is not None:

@@ -60,6 +60,22 @@ def test_bundled_game_actions_and_cache(game_of) -> None:
     assert any(a.startswith("give ") for a in kitchen) or any(a.startswith("take lantern") for a in kitchen)
 
 
+def test_a_search_books_its_wall_time_phase_by_phase(game_of) -> None:
+    """``FinderStats.phases``: what a benchmark reads of where a search's time went, and no more than it took."""
+    import time
+
+    game = game_of(BUNDLED)
+    finder = ActionFinder(game)
+    began = time.perf_counter()
+    finder.find()
+    took = (time.perf_counter() - began) * 1000
+    phases = finder.stats.phases
+    assert list(phases)[:2] == ["reading the room", "dispatched and typed"]
+    assert all(ms >= 0 for ms in phases.values())
+    assert 0 < sum(phases.values()) <= took
+    finder.close()
+
+
 def test_parallel_search_matches_serial(game_of) -> None:
     """Splitting candidates over a twin interpreter, or over the search workers, changes nothing but the time taken."""
     from zorktui.engine.actions.valid_actions import ActionFinder

@@ -53,6 +53,8 @@ class FinderStats:
     #: Candidates dispatched to the story's action routine, and typed (see dispatch.py).
     dispatched: int = 0
     typed: int = 0
+    #: Milliseconds of the search's wall time, phase by phase as this thread met them (see ActionFinder.find).
+    phases: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -287,10 +288,19 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         game = self.game
         vm, zm = game.vm, game.zm
         start = vm.snapshot()
+        clock = [time.perf_counter()]
+
+        def lap(phase: str) -> None:
+            """Book the wall time since the last lap to ``phase`` (for benchmarks: ``FinderStats.phases``)."""
+            now = time.perf_counter()
+            stats.phases[phase] = stats.phases.get(phase, 0.0) + (now - clock[0]) * 1000
+            clock[0] = now
+
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         with self._vm_lock:  # the idle baseline, typed meanwhile, falls back to this interpreter if need be
             ahead = self._typing_ahead(start, idle, until_sent=True)
             held, scope, here, candidates, chosen, unplayed, start_moves, stats = self._listed(start)
+        lap("reading the room")
         to_try, contexts, followers, steady = chosen.to_try, chosen.contexts, chosen.followers, chosen.steady
         # Dispatched where evidence allows (dispatch.py), the rest typed; both on the workers. On trial, both ways.
         self.dispatcher.new_search()
@@ -302,10 +312,12 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         outcomes = (ahead.result() if ahead else []) + typing.result()
         deadly = self._deadly_ones()  # with those the typing just found
         dispatched |= self._dispatched(start, to_try, {i for i in first if to_try[i][0] not in deadly})  # once typed
+        lap("dispatched and typed")
         idle_after, typed_outcomes = outcomes[: len(idle)], outcomes[len(idle) :]
         # Trusted candidates dispatch could not tell (a question inside the action) are typed after all.
         late_typed = [i for i in sorted(trusted) if i not in dispatched]
         typed_outcomes += self._play(start, [to_try[i][0] for i in late_typed])
+        lap("typed after dispatch")
         typed = first + late_typed
         stats.dispatched, stats.typed = len(dispatched), len(typed)
         outcomes = [dispatched[i] if i in dispatched else None for i in range(len(to_try))]  # type: ignore[misc]
@@ -337,10 +349,12 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             h = results[i][3]
             if looking and h.endswith(b"?") and h[:-1] == unplayed[0] and self._parser_asked(start, to_try[i][0], looking):
                 keys[i] = unplayed_key
+        lap("judged")
         if dispatched and self._disagrees(start, to_try, dispatched, typed, keys, state_key, idle_keys, unplayed_key,
                                           lambda i: self._parse_key(to_try[i][0], to_try[i][2], here)):
             vm.restore(start)
             return self.find()  # with the templates that disagreed typed (each time one fewer)
+        lap("confirmed")
         # A follower joins its leader's group when the leader, unchanged in
         # context, still has an effect; otherwise it is played after all.
         landed = {(t, o): _told_apart(k, h, g) for (_c, t, o, h, g), k in zip(results, keys, strict=False)
@@ -423,6 +437,7 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
             if objs[0] not in held:
                 takes.setdefault(objs[0], command)
         self.untaken = tuple(c for c in takes.values() if c not in changed_commands)
+        lap("followers and groups")
         stats.valid = len(found)
         stats.learned_templates = len(self.templates) if self.templates is not None else 0
         # Counted as kept, not by walking the memo: that grows with every state searched.
