@@ -53,8 +53,9 @@ class FinderStats:
     #: Candidates dispatched to the story's action routine, and typed (see dispatch.py).
     dispatched: int = 0
     typed: int = 0
-    #: Milliseconds of the search's wall time, phase by phase as this thread met them (see ActionFinder.find).
-    phases: dict[str, float] = field(default_factory=dict)
+    #: Milliseconds of the search's wall time, phase by phase as this thread met them (see ActionFinder.find);
+    #: a measurement, not what the search did, so two searches that did the same compare equal.
+    phases: dict[str, float] = field(default_factory=dict, compare=False)
 
 
 @dataclass
