@@ -288,13 +288,14 @@ class ActionFinder(CandidateListing, CandidateContexts, CandidatePlaying, Dispat
         game = self.game
         vm, zm = game.vm, game.zm
         start = vm.snapshot()
-        clock = [time.perf_counter()]
+        clock = time.perf_counter()
 
         def lap(phase: str) -> None:
             """Book the wall time since the last lap to ``phase`` (for benchmarks: ``FinderStats.phases``)."""
+            nonlocal clock
             now = time.perf_counter()
-            stats.phases[phase] = stats.phases.get(phase, 0.0) + (now - clock[0]) * 1000
-            clock[0] = now
+            stats.phases[phase] = stats.phases.get(phase, 0.0) + (now - clock) * 1000
+            clock = now
 
         idle = [i for i in _IDLE if i == _NONSENSE or i in zm.dictionary]
         with self._vm_lock:  # the idle baseline, typed meanwhile, falls back to this interpreter if need be
