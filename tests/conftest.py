@@ -96,6 +96,30 @@ def tw_game(tw_games_dir: pathlib.Path):
     return _make
 
 
+@pytest.fixture
+def knife_taken(tw_game):
+    """TextWorld cooking9 of seed 123, walked to its kitchen and "take knife from table", searched in every state.
+
+    Yields (game, finder); both closed after the test.
+    """
+    from paths import TO_THE_KITCHEN
+
+    from zorktui.engine.actions.valid_actions import ActionFinder
+    from zorktui.engine.game import Game
+
+    path, _truth = tw_game("cooking9", 123)
+    game = Game(path)
+    finder = ActionFinder(game, parallel=False)
+    try:
+        for command in [*TO_THE_KITCHEN, "take knife from table"]:
+            game.step(command)
+            finder.find()
+        yield game, finder
+    finally:
+        finder.close()
+        game.close()
+
+
 @pytest.fixture(scope="session")
 def tw_report(pytestconfig: pytest.Config) -> dict:
     """Session dict ``{test label: one-line summary}`` printed in the terminal summary."""

@@ -25,3 +25,5 @@ def commands(path: Path) -> list[str]:
 FULL_HANDS = ROOT / "tests" / "data" / "inform" / "load.z5"
 DISPATCH = ROOT / "tests" / "data" / "inform" / "dispatch.z5"
 INFORM7 = ROOT / "tests" / "data" / "any" / "ferry.z8"
+#: From the opening of TextWorld's cooking9 game of seed 123 (``tw_game("cooking9", 123)``) to its kitchen.
+TO_THE_KITCHEN = ["go south", "go north", "go west", "go south"]

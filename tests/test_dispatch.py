@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
-from paths import BUNDLED, DISPATCH, INFORM7
+from paths import BUNDLED, DISPATCH, INFORM7, TO_THE_KITCHEN
 
 from zorktui.engine.actions import dispatch as dispatch_module
 from zorktui.engine.actions.batch import play_batch
@@ -159,7 +159,7 @@ def test_rooms_with_one_thing_do_not_leave_a_template_typed_for_good(tw_game) ->
     dispatched and few are typed, and the search lists what typing lists.
     """
     path, _truth = tw_game("cooking9", 123)
-    finder, seen = _walk_both(path, ["go south", "go north", "go west", "go south", "take knife from table",
+    finder, seen = _walk_both(path, [*TO_THE_KITCHEN, "take knife from table",
                                           "put knife on counter"])
     _command, dispatched, _found, _stopped = seen[-1]
     assert dispatched > 100
@@ -182,7 +182,7 @@ def test_a_pair_the_parser_refuses_for_one_thing_looks_like_any_with_that_thing(
     game = Game(path)
     try:
         finder = ActionFinder(game, parallel=False)
-        for command in ["go south", "go north", "go west", "go south", "take knife from table", "put knife on counter",
+        for command in [*TO_THE_KITCHEN, "take knife from table", "put knife on counter",
                         "take knife"]:
             game.step(command)
             finder.find()
@@ -202,41 +202,32 @@ def test_a_pair_the_parser_refuses_for_one_thing_looks_like_any_with_that_thing(
     finally:
         game.close()
     # And the search lists what typing lists where they wait on one of theirs.
-    _walk_both(path, ["go south", "go north", "go west", "go south", "take knife from table", "put knife on counter",
+    _walk_both(path, [*TO_THE_KITCHEN, "take knife from table", "put knife on counter",
                       "take knife", "take banana from counter"])
 
 
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
-def test_what_the_parser_reads_of_a_command_is_its_things_and_what_is_in_scope(tw_game) -> None:
+def test_what_the_parser_reads_of_a_command_is_its_things_and_what_is_in_scope(knife_taken) -> None:
     """Taking one thing leaves the parse of a command naming another as it was; of one naming it, not.
 
     Only the things named (with their holders) and which things are in
     scope count: the confirmation typed before holds for the rest.
     """
-    path, _truth = tw_game("cooking9", 123)
-    game = Game(path)
-    try:
-        finder = ActionFinder(game, parallel=False)
-        for command in ["go south", "go north", "go west", "go south", "take knife from table"]:
-            game.step(command)
-        finder.find()
+    game, finder = knife_taken
 
-        def keys() -> tuple[dict[int, bytes], set[int]]:
-            held, scope = finder._scope()
-            here = finder._surroundings(held, scope, game.vm.ram())
-            return {o: finder._parse_key(f"examine {o}", (o,), here) for o in scope}, set(held)
+    def keys() -> tuple[dict[int, bytes], set[int]]:
+        held, scope = finder._scope()
+        here = finder._surroundings(held, scope, game.vm.ram())
+        return {o: finder._parse_key(f"examine {o}", (o,), here) for o in scope}, set(held)
 
-        before, held_before = keys()
-        game.step("put knife on counter")
-        after, held_after = keys()
-        assert held_before - held_after  # the knife went down
-        moved = next(iter(held_before - held_after))
-        assert before[moved] != after[moved]
-        assert all(before[o] == after[o] for o in before if o != moved and o in after)
-        finder.close()
-    finally:
-        game.close()
+    before, held_before = keys()
+    game.step("put knife on counter")
+    after, held_after = keys()
+    assert held_before - held_after  # the knife went down
+    moved = next(iter(held_before - held_after))
+    assert before[moved] != after[moved]
+    assert all(before[o] == after[o] for o in before if o != moved and o in after)
 
 
 @pytest.mark.textworld

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from paths import TO_THE_KITCHEN
 
 from zorktui.engine.calibrate.object_words import noun_globals, probe_object_words
 from zorktui.engine.game import Game
@@ -21,7 +22,7 @@ def test_printed_names_are_asked_first_and_name_what_the_whole_dictionary_names(
     path, _truth = tw_game("cooking9", 123)
     game = Game(path)
     try:
-        for command in ["go south", "go north", "go west", "go south", "open fridge"]:
+        for command in [*TO_THE_KITCHEN, "open fridge"]:
             game.step(command)
         facts, vm, zm = game.facts, game.vm, game.zm
         place = facts.place()
@@ -62,7 +63,7 @@ def test_things_out_of_sight_send_no_one_through_the_dictionary(tw_game, monkeyp
     path, _truth = tw_game("cooking9", 123)
     game = Game(path)
     try:
-        for command in ["go south", "go north", "go west", "go south"]:
+        for command in TO_THE_KITCHEN:
             game.step(command)
         facts, vm, zm = game.facts, game.vm, game.zm
         place = facts.place()
@@ -89,7 +90,7 @@ def test_things_out_of_sight_send_no_one_through_the_dictionary(tw_game, monkeyp
 
 @pytest.mark.textworld
 @pytest.mark.filterwarnings("ignore:.*is not fully supported")
-def test_things_named_before_are_not_asked_about_again_in_new_company(tw_game, monkeypatch) -> None:
+def test_things_named_before_are_not_asked_about_again_in_new_company(knife_taken, monkeypatch) -> None:
     """Into the backyard with the knife: its door and the knife were each named before, and share no word.
 
     Which words name a thing depends on what else is there, but where no
@@ -97,27 +98,17 @@ def test_things_named_before_are_not_asked_about_again_in_new_company(tw_game, m
     another: the words found before stand, without asking the parser.
     """
     from zorktui.engine.actions import candidate_context
-    from zorktui.engine.actions.valid_actions import ActionFinder
 
-    path, _truth = tw_game("cooking9", 123)
-    game = Game(path)
-    try:
-        finder = ActionFinder(game, parallel=False)
-        for command in ["go south", "go north", "go west", "go south", "take knife from table"]:
-            game.step(command)
-            finder.find()
-        asked: list[list[int]] = []
-        probe = candidate_context.probe_object_words
+    game, finder = knife_taken
+    asked: list[list[int]] = []
+    probe = candidate_context.probe_object_words
 
-        def counted(vm, zm, scope, *args):  # type: ignore[no-untyped-def]
-            asked.append(scope)
-            return probe(vm, zm, scope, *args)
+    def counted(vm, zm, scope, *args):  # type: ignore[no-untyped-def]
+        asked.append(scope)
+        return probe(vm, zm, scope, *args)
 
-        monkeypatch.setattr(candidate_context, "probe_object_words", counted)
-        game.step("go east")
-        found = finder.find()
-        assert asked == []
-        assert {"drop knife", "open screen door"} <= set(found)
-        finder.close()
-    finally:
-        game.close()
+    monkeypatch.setattr(candidate_context, "probe_object_words", counted)
+    game.step("go east")
+    found = finder.find()
+    assert asked == []
+    assert {"drop knife", "open screen door"} <= set(found)

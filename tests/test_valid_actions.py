@@ -1,7 +1,7 @@
 """Valid actions: what the game accepts and nothing that changes nothing."""
 
 import pytest
-from paths import BUNDLED, ZIL
+from paths import BUNDLED, TO_THE_KITCHEN, ZIL
 
 from zorktui.engine.actions.valid_actions import ActionFinder
 from zorktui.engine.game import Game
@@ -295,7 +295,7 @@ def test_a_command_that_changes_nothing_changes_no_context(tw_game) -> None:
     try:
         finder = ActionFinder(game, parallel=False)
         game._finder = finder
-        for command in ["go south", "go north", "go west", "go south"]:
+        for command in TO_THE_KITCHEN:
             game.step(command)
         finder.find()
 
