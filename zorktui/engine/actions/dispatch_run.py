@@ -10,6 +10,7 @@ costs a worker, not the application.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -20,7 +21,7 @@ from zorktui.engine.actions.batch import HALTED, Outcome
 from zorktui.engine.vm.frotz_calls import FrotzCalls
 from zorktui.engine.vm.interpreter import Snapshot
 from zorktui.engine.worker.kept import Kept, Sent
-from zorktui.engine.world.fingerprint import ObjectsReading, globals_table
+from zorktui.engine.world.fingerprint import ObjectsReading
 
 #: One candidate dispatched: (its index in the search, its outcome or None where typing must tell,
 #: the world globals that kept it running past the action's return or None, stopped there as quiet,
@@ -49,11 +50,15 @@ class TemplateRun:
     key: bytes = b""
 
     def base(self, start: Snapshot) -> Snapshot:
-        """The state searched, its memory overlaid with the template's parse, at the routine's entry."""
+        """The state searched, its memory overlaid with the template's parse, at the routine's entry.
+
+        Its memory and stack are its own: :meth:`named` writes a candidate's things into them.
+        """
         ram = start.ram().copy()
         where, values = self.overlay
         ram[where] = values
-        return Snapshot((ram, *self.machine, start.state[7], start.state[8]), False)
+        stack, *registers = self.machine
+        return Snapshot((ram, stack.copy(), *registers, start.state[7], start.state[8]), False)
 
     def name(self, calls: FrotzCalls, objs: tuple[int, ...]) -> None:
         """Write a candidate's things into the slots, in memory and on the stack (the machine at :meth:`base`)."""
@@ -62,6 +67,28 @@ class TemplateRun:
                 calls.poke_word(address, obj)
             for at in indices:
                 calls.poke_stack(at, obj)
+
+    def named(self, base: Snapshot, objs: tuple[int, ...]) -> Snapshot:
+        """``base`` (from :meth:`base`) with a candidate's things in the slots, written in place.
+
+        One array write per slot, where :meth:`name` makes a call into the
+        interpreter per word: rewinding to it copies the slots in with the rest.
+        """
+        ram, words = base.state[0], base.state[1].view(np.uint16)  # the stack in the machine's own byte order
+        for obj, (high, low, stacked) in zip(objs, self._slot_indices, strict=False):
+            ram[high] = obj >> 8  # memory words are big-endian
+            ram[low] = obj & 0xFF
+            words[stacked] = obj
+        return base
+
+    @functools.cached_property
+    def _slot_indices(self) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+        """Per slot: its words' high bytes and low bytes in memory, and its words on the stack, as index arrays."""
+        out = []
+        for addresses, indices in zip(self.ram_slots, self.stack_slots, strict=True):
+            high = np.array(addresses, dtype=np.intp)
+            out.append((high, high + 1, np.array(indices, dtype=np.intp)))
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -163,12 +190,15 @@ def run_job(calls: FrotzCalls, job: DispatchJob, reading: ObjectsReading,
     raw = reading.raw_globals
     start = job.start
     as_before: Outcome = (digest(start.ram()), raw(start.ram()), start.position())
-    world = job.world_globals
+    # The world's bits of each global, as the bytes of the raw globals lie (big-endian words).
+    world = np.asarray(job.world_globals, dtype=">u2").view(np.uint8)
 
     def quiet(at_entry: bytes, now: bytes) -> frozenset[int]:
         """The world globals that differ between two raw globals (none: the action changed nothing there)."""
-        table = globals_table([at_entry, now]) & world
-        return frozenset(int(g) for g in np.nonzero(table[0] != table[1])[0])
+        if at_entry == now:
+            return frozenset()
+        differ = (np.frombuffer(at_entry, dtype=np.uint8) ^ np.frombuffer(now, dtype=np.uint8)) & world
+        return frozenset((np.flatnonzero(differ) >> 1).tolist())  # a byte's global: its word
 
     out: list[Dispatched] = []
     for template in job.templates:
@@ -193,14 +223,13 @@ def _run_one(calls: FrotzCalls, base: Snapshot, template: TemplateRun, objs: tup
              ) -> tuple[int, Outcome | None, frozenset[int] | None, bool]:
     """One candidate from ``base`` (see :func:`run_job`), but for its time."""
     vm = calls.vm
-    vm.rewind(base)
-    template.name(calls, objs)
+    vm.rewind(template.named(base, objs))
     original, digest, raw, quiet = reading
     went_on = None
     if job.stop is None:
         calls.run_to_read()
     else:
-        at_entry = vm.ram()
+        at_entry = base.state[0]  # what the rewind just wrote: no need to read it back
         entry_digest, entry_globals = digest(at_entry), raw(at_entry)
         calls.run_past(job.stop[0], original, job.stop[1])
         if calls.stopped_at(job.stop[0]):
