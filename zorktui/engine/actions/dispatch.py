@@ -376,8 +376,7 @@ class Dispatcher:
         typed = 1 + self.calls.steps_to_read()
         vm = self.vm
         run = entry.run()
-        vm.rewind(run.base(start))
-        run.name(self.calls, objs)
+        vm.rewind(run.named(run.base(start), objs))
         depth, returned = self.calls.depth(), 0
         while self.calls.depth() >= depth and not self.calls.reading():
             self.calls.step()

@@ -60,19 +60,11 @@ class TemplateRun:
         stack, *registers = self.machine
         return Snapshot((ram, stack.copy(), *registers, start.state[7], start.state[8]), False)
 
-    def name(self, calls: FrotzCalls, objs: tuple[int, ...]) -> None:
-        """Write a candidate's things into the slots, in memory and on the stack (the machine at :meth:`base`)."""
-        for obj, addresses, indices in zip(objs, self.ram_slots, self.stack_slots, strict=False):
-            for address in addresses:
-                calls.poke_word(address, obj)
-            for at in indices:
-                calls.poke_stack(at, obj)
-
     def named(self, base: Snapshot, objs: tuple[int, ...]) -> Snapshot:
         """``base`` (from :meth:`base`) with a candidate's things in the slots, written in place.
 
-        One array write per slot, where :meth:`name` makes a call into the
-        interpreter per word: rewinding to it copies the slots in with the rest.
+        One array write a slot, not a call into the interpreter a word:
+        rewinding to it copies the slots in with the rest.
         """
         ram, words = base.state[0], base.state[1].view(np.uint16)  # the stack in the machine's own byte order
         for obj, (high, low, stacked) in zip(objs, self._slot_indices, strict=False):
