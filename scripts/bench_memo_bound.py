@@ -27,11 +27,13 @@ import random
 import statistics
 import sys
 import time
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_engine import time_raw_jericho  # noqa: E402
 
 import zorktui.engine.actions.dispatch as dispatch  # noqa: E402
 import zorktui.engine.actions.dispatch_run as dispatch_run  # noqa: E402
@@ -55,23 +57,6 @@ def _observed(run_job):
     return observed
 
 
-def raw_step_ms(story: Path, steps: int = 300) -> float:
-    """A raw jericho step's median, "look" and "inventory" in turn: the yardstick of this machine."""
-    import jericho
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        env = jericho.FrotzEnv(str(story))
-        env.reset()
-    times = []
-    for i in range(steps):
-        began = time.perf_counter()
-        env.step("look" if i % 2 else "inventory")
-        times.append(time.perf_counter() - began)
-    env.close()
-    return statistics.median(times) * 1000
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("story", type=Path)
@@ -82,7 +67,8 @@ def main() -> None:
     # Observed where the finder calls it: the dispatcher's own runs and the fallback of a farm.
     dispatch.run_job = _observed(dispatch_run.run_job)
     dispatched_play.run_job = dispatch.run_job
-    raw = raw_step_ms(args.story)
+    # The machine's yardstick, as bench_engine measures it: "look" and "inventory" in turn.
+    raw = statistics.median(time_raw_jericho(args.story, ["look", "inventory"] * 150)) * 1000
     game = Game(args.story)
     game._finder = ActionFinder(game, parallel=False, workers=False)
     rng = random.Random(args.seed)
