@@ -102,7 +102,6 @@ class FrotzCalls:
         self._fp = ctypes.c_void_p.in_dll(lib, "fp")
         self._zmp = ctypes.c_void_p.in_dll(lib, "zmp")
         self._pcp = ctypes.c_void_p.in_dll(lib, "pcp")
-        self._stack = ctypes.addressof(ctypes.c_uint16.in_dll(lib, "stack"))
 
     def trace(self, start: Snapshot, command: str, limit: int = TRACE_LIMIT) -> list[Call]:
         """The routine calls made while ``command`` runs from ``start``, in order (the interpreter is left anywhere)."""
@@ -208,18 +207,6 @@ class FrotzCalls:
             if self._frames.value < depth:
                 return (self._pcp.value or 0) - (self._zmp.value or 0) - 1, self._frames.value
         return None
-
-    def poke_word(self, address: int, value: int) -> None:
-        """Write a word into the machine's memory (big-endian, as the Z-machine keeps it)."""
-        self._fresh()
-        at = (self._zmp.value or 0) + address
-        ctypes.c_ubyte.from_address(at).value = value >> 8
-        ctypes.c_ubyte.from_address(at + 1).value = value & 0xFF
-
-    def poke_stack(self, index: int, value: int) -> None:
-        """Write a word of the machine's stack (in the interpreter's own byte order)."""
-        self._fresh()
-        ctypes.c_uint16.from_address(self._stack + 2 * index).value = value
 
     def step(self) -> None:
         """Run one instruction."""
